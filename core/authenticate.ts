@@ -1,0 +1,20 @@
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import type { BearerToken } from './bearer-token.js'
+import type { AuthError } from './errors.js'
+import type { Authenticator } from './ports/authenticator.js'
+import type { Identity, Principal } from './principal.js'
+
+export interface AuthenticateDeps {
+  readonly authenticator: Authenticator
+}
+
+/** Verifies a bearer token and, when it is accepted, vouches for its owner as a Principal. */
+export const authenticate =
+  ({ authenticator }: AuthenticateDeps) =>
+  (token: BearerToken): TE.TaskEither<AuthError, Principal> =>
+    pipe(authenticator.verify(token), TE.map(vouchFor))
+
+// The only place a Principal is made: the brand is the proof that an authenticator ran.
+const vouchFor = (identity: Identity): Principal =>
+  ({ subject: identity.subject, scopes: identity.scopes }) as Principal

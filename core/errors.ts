@@ -1,0 +1,82 @@
+import type { PlantId } from './plant.js'
+
+/** One reason an input was refused: where (a field path such as `tag`) and what was expected. */
+export interface Violation {
+  readonly path: string
+  readonly expected: string
+}
+
+/** The input does not describe a NewPlant. */
+export interface InvalidInput {
+  readonly _tag: 'InvalidInput'
+  readonly violations: ReadonlyArray<Violation>
+}
+
+/** A plant with this id already stands in the store and says something else. */
+export interface PlantConflict {
+  readonly _tag: 'PlantConflict'
+  readonly id: PlantId
+}
+
+/**
+ * No credential was presented (`Missing`), or the one presented is not accepted (`Invalid`).
+ * `detail` says why in words fit for the client; it never contains the credential.
+ */
+export interface Unauthenticated {
+  readonly _tag: 'Unauthenticated'
+  readonly reason: 'Missing' | 'Invalid'
+  readonly detail: string
+}
+
+/** The credential is valid but does not grant the scope this operation requires. */
+export interface InsufficientScope {
+  readonly _tag: 'InsufficientScope'
+  readonly requiredScope: string
+}
+
+/** The authority that vouches for credentials (such as a key set) cannot be reached now. */
+export interface AuthenticationUnavailable {
+  readonly _tag: 'AuthenticationUnavailable'
+  readonly cause: unknown
+}
+
+/** Storage cannot be reached, or did not answer in time; the request may be retried. */
+export interface StorageUnavailable {
+  readonly _tag: 'StorageUnavailable'
+  readonly cause: unknown
+}
+
+export type AuthError = Unauthenticated | InsufficientScope | AuthenticationUnavailable
+
+export type CreatePlantError = InvalidInput | PlantConflict | StorageUnavailable
+
+/** Every outcome the domain reports as a value rather than a plant. */
+export type PlantStoreError = AuthError | CreatePlantError
+
+export const invalidInput = (violations: ReadonlyArray<Violation>): InvalidInput => ({
+  _tag: 'InvalidInput',
+  violations,
+})
+
+export const plantConflict = (id: PlantId): PlantConflict => ({ _tag: 'PlantConflict', id })
+
+export const unauthenticated = (reason: Unauthenticated['reason'], detail: string): Unauthenticated => ({
+  _tag: 'Unauthenticated',
+  reason,
+  detail,
+})
+
+export const insufficientScope = (requiredScope: string): InsufficientScope => ({
+  _tag: 'InsufficientScope',
+  requiredScope,
+})
+
+export const authenticationUnavailable = (cause: unknown): AuthenticationUnavailable => ({
+  _tag: 'AuthenticationUnavailable',
+  cause,
+})
+
+export const storageUnavailable = (cause: unknown): StorageUnavailable => ({
+  _tag: 'StorageUnavailable',
+  cause,
+})

@@ -1,0 +1,38 @@
+// The public surface of the core, named export by export.
+export { authenticate } from './authenticate.js'
+export type { AuthenticateDeps } from './authenticate.js'
+export { BearerToken } from './bearer-token.js'
+export type { BearerTokenBrand } from './bearer-token.js'
+export { createPlant, decodeNewPlant } from './create-plant.js'
+export type { CreatePlantDeps } from './create-plant.js'
+export { ErrorDocument, Int32 } from './error-document.js'
+export type { Int32Brand } from './error-document.js'
+export {
+  authenticationUnavailable,
+  insufficientScope,
+  invalidInput,
+  plantConflict,
+  storageUnavailable,
+  unauthenticated,
+} from './errors.js'
+export type {
+  AuthError,
+  AuthenticationUnavailable,
+  CreatePlantError,
+  InsufficientScope,
+  InvalidInput,
+  PlantConflict,
+  PlantStoreError,
+  StorageUnavailable,
+  Unauthenticated,
+  Violation,
+} from './errors.js'
+export { Int64, INT64_MAX, INT64_MIN } from './int64.js'
+export type { Int64Brand } from './int64.js'
+export { isSamePlant, NewPlant, Plant, PlantId, PlantName, PlantTag, toPlant } from './plant.js'
+export type { Authenticator } from './ports/authenticator.js'
+export { alreadyStored, inserted } from './ports/plant-store.js'
+export type { InsertOutcome, PlantStore } from './ports/plant-store.js'
+export type { Identity, Principal } from './principal.js'
+export { WellFormedString } from './well-formed-string.js'
+export type { WellFormedStringBrand } from './well-formed-string.js'

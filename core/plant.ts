@@ -1,0 +1,38 @@
+import * as t from 'io-ts'
+import { Int64 } from './int64.js'
+import { WellFormedString } from './well-formed-string.js'
+
+/** Identification number of a plant: an int64, unique in the store. */
+export const PlantId = Int64
+export type PlantId = Int64
+
+export const PlantName = WellFormedString
+export type PlantName = WellFormedString
+
+/** Free text that says what kind of plant this is. */
+export const PlantTag = WellFormedString
+export type PlantTag = WellFormedString
+
+/** The request shape: what a client sends to create a plant. Undeclared fields are dropped. */
+export const NewPlant = t.exact(
+  t.intersection([
+    t.type({ id: PlantId, name: PlantName }),
+    t.partial({ tag: PlantTag }),
+  ]),
+  'NewPlant',
+)
+export type NewPlant = t.TypeOf<typeof NewPlant>
+
+/** The response shape: a plant as the store shows it, without its id. */
+export const Plant = t.exact(
+  t.intersection([t.type({ name: PlantName }), t.partial({ tag: PlantTag })]),
+  'Plant',
+)
+export type Plant = t.TypeOf<typeof Plant>
+
+/** What a client sees of a stored plant. */
+export const toPlant = ({ name, tag }: NewPlant): Plant => (tag === undefined ? { name } : { name, tag })
+
+/** Whether two plants under one id say the same thing, so a repeated create is a replay. */
+export const isSamePlant = (a: NewPlant, b: NewPlant): boolean =>
+  a.id === b.id && a.name === b.name && a.tag === b.tag

@@ -1,0 +1,22 @@
+import type { TaskEither } from 'fp-ts/lib/TaskEither.js'
+import type { StorageUnavailable } from '../errors.js'
+import type { NewPlant } from '../plant.js'
+
+/** What an insert found: the plant is new, or another plant already stands under its id. */
+export type InsertOutcome =
+  | { readonly _tag: 'Inserted'; readonly plant: NewPlant }
+  | { readonly _tag: 'AlreadyStored'; readonly stored: NewPlant }
+
+export const inserted = (plant: NewPlant): InsertOutcome => ({ _tag: 'Inserted', plant })
+export const alreadyStored = (stored: NewPlant): InsertOutcome => ({ _tag: 'AlreadyStored', stored })
+
+/** Where plants are kept. */
+export interface PlantStore {
+  /**
+   * Stores the plant unless its id is taken, in one atomic step, and reports what stands under
+   * the id when it is. A `Right` means the answer is durable to the extent the adapter promises.
+   */
+  readonly insertUnlessExists: (plant: NewPlant) => TaskEither<StorageUnavailable, InsertOutcome>
+  /** Succeeds when storage can serve requests now. */
+  readonly checkReady: () => TaskEither<StorageUnavailable, void>
+}
