@@ -1,12 +1,20 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { alreadyStored, inserted, type NewPlant, type PlantId, type PlantStore } from '../../core/index.js'
 
+/** The in-memory store, plus a read-only look inside for tests that assert on stored state. */
+export interface InMemoryPlantStore extends PlantStore {
+  /** The plant stored under an id, if any. */
+  readonly find: (id: PlantId | bigint) => NewPlant | undefined
+  /** Every stored plant, in insertion order. */
+  readonly all: () => ReadonlyArray<NewPlant>
+}
+
 /**
  * A plant store in process memory, for tests, development and embedders that need no durability.
  * Check-and-insert runs in one synchronous step, so concurrent creates of one id cannot both win.
  */
-export const makeInMemoryPlantStore = (): PlantStore => {
-  const plants = new Map<PlantId, NewPlant>()
+export const makeInMemoryPlantStore = (): InMemoryPlantStore => {
+  const plants = new Map<bigint, NewPlant>()
   return {
     insertUnlessExists: (plant) =>
       TE.fromTask(async () => {
@@ -17,5 +25,7 @@ export const makeInMemoryPlantStore = (): PlantStore => {
         return inserted(copy)
       }),
     checkReady: () => TE.right(undefined),
+    find: (id) => plants.get(id),
+    all: () => [...plants.values()],
   }
 }

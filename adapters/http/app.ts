@@ -1,0 +1,46 @@
+import Router from '@koa/router'
+import Koa from 'koa'
+import type { Authenticator, PlantStore } from '../../core/index.js'
+import { createPlantRoute } from './create-plant-route.js'
+import { makeJsonBodyReader } from './json-body.js'
+import type { Logger } from './logger.js'
+import { errorBoundary, notFound, rejectOtherMethods, requestLog } from './middleware.js'
+import { openApiDocument } from './openapi-document.js'
+import { healthz, readyz } from './probe-routes.js'
+import { sendJson } from './respond.js'
+
+export interface HttpAppDeps {
+  readonly plantStore: PlantStore
+  readonly authenticator: Authenticator
+  readonly log: Logger
+  /** Path prefix standing for `{base_url}`'s path: '' or '/something' without a trailing slash. */
+  readonly basePath: string
+  /** Largest request body accepted, in bytes. */
+  readonly bodyLimitBytes: number
+}
+
+/**
+ * Builds the Koa app of the service. It does not listen: the caller serves `app.callback()`.
+ * The operation lives under the base path; the OpenAPI document and the probes at the root,
+ * where load balancers and tooling look for them.
+ */
+export const createHttpApp = ({ plantStore, authenticator, log, basePath, bodyLimitBytes }: HttpAppDeps): Koa => {
+  const plants = `${basePath}/plants`
+  const document = openApiDocument(basePath)
+  const router = new Router()
+    .post(plants, createPlantRoute({ plantStore, authenticator, readJsonBody: makeJsonBodyReader(bodyLimitBytes) }))
+    .all(plants, rejectOtherMethods(['POST']))
+    .get('/openapi.json', async (ctx) => sendJson(ctx, 200, document))
+    .all('/openapi.json', rejectOtherMethods(['GET', 'HEAD']))
+    .get('/healthz', healthz())
+    .all('/healthz', rejectOtherMethods(['GET', 'HEAD']))
+    .get('/readyz', readyz(plantStore))
+    .all('/readyz', rejectOtherMethods(['GET', 'HEAD']))
+
+  const app = new Koa()
+  app.use(requestLog(log))
+  app.use(errorBoundary())
+  app.use(router.routes())
+  app.use(notFound())
+  return app
+}

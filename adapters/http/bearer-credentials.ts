@@ -1,0 +1,21 @@
+import * as E from 'fp-ts/lib/Either.js'
+import { BearerToken, unauthenticated, type Unauthenticated } from '../../core/index.js'
+
+/**
+ * Reads the bearer token out of an Authorization header value (RFC 6750 section 2.1). The scheme
+ * name is case-insensitive (RFC 7235 section 2.1); the token is taken exactly as sent.
+ */
+export const bearerTokenFrom = (authorization: string | undefined): E.Either<Unauthenticated, BearerToken> => {
+  if (authorization === undefined || authorization === '') {
+    return E.left(unauthenticated('Missing', 'Send an access token as "Authorization: Bearer <token>".'))
+  }
+  const match = /^([^\s]+)(?:[ ]+(.*))?$/.exec(authorization)
+  const scheme = match?.[1]
+  const token = match?.[2] ?? ''
+  if (scheme?.toLowerCase() !== 'bearer') {
+    return E.left(unauthenticated('Invalid', 'The Authorization header must use the Bearer scheme.'))
+  }
+  return BearerToken.is(token)
+    ? E.right(token)
+    : E.left(unauthenticated('Invalid', 'The bearer token is empty or not in the token68 syntax of RFC 6750.'))
+}

@@ -1,0 +1,75 @@
+import type { ErrorDocument, PlantStoreError, Violation } from '../../core/index.js'
+import type { RequestProblem } from './request-problems.js'
+
+/** Everything a request can fail with: the domain's errors and the transport's. */
+export type Problem = PlantStoreError | RequestProblem
+
+/** An HTTP answer to a problem: status, extra headers, and the Error document. */
+export interface ErrorResponse {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: ErrorDocument
+}
+
+const REALM = 'Bearer realm="plant-store"'
+
+/**
+ * The one place where a problem becomes an HTTP status. The switch is exhaustive: a new error
+ * variant does not compile until it is given a status here.
+ */
+export const toErrorResponse = (problem: Problem): ErrorResponse => {
+  switch (problem._tag) {
+    case 'InvalidInput':
+      return answer(400, describeViolations(problem.violations))
+    case 'MalformedBody':
+      return answer(400, `Send a JSON object: ${problem.detail}.`)
+    case 'Unauthenticated':
+      return problem.reason === 'Missing'
+        ? answer(401, problem.detail, { 'WWW-Authenticate': REALM })
+        : answer(401, problem.detail, { 'WWW-Authenticate': `${REALM}, error="invalid_token"` })
+    case 'InsufficientScope':
+      return answer(403, `The access token lacks the scope "${problem.requiredScope}".`, {
+        'WWW-Authenticate': `${REALM}, error="insufficient_scope", scope="${problem.requiredScope}"`,
+      })
+    case 'RouteNotFound':
+      return answer(404, `There is nothing at ${problem.path}.`)
+    case 'MethodNotAllowed':
+      return answer(405, `Use ${problem.allowed.join(' or ')} here.`, { Allow: problem.allowed.join(', ') })
+    case 'PlantConflict':
+      return answer(
+        409,
+        `A different plant is already stored under id ${problem.id}; send the same name and tag to repeat a create, or use another id.`,
+      )
+    case 'PayloadTooLarge':
+      return answer(413, `The request body is larger than ${problem.limitBytes} bytes.`)
+    case 'UnsupportedMediaType':
+      return answer(415, problem.detail)
+    case 'StorageUnavailable':
+      return answer(503, 'Storage is unavailable; try again shortly.', { 'Retry-After': '1' })
+    case 'AuthenticationUnavailable':
+      return answer(503, 'The identity provider cannot be reached to check the token; try again shortly.', {
+        'Retry-After': '1',
+      })
+    case 'UnexpectedFailure':
+      return answer(500, 'Something went wrong on our side; the failure has been logged.')
+    default:
+      return absurd(problem)
+  }
+}
+
+const answer = (status: number, message: string, headers: Record<string, string> = {}): ErrorResponse => ({
+  status,
+  headers,
+  body: { error: status, message } as ErrorDocument,
+})
+
+const describeViolations = (violations: ReadonlyArray<Violation>): string => {
+  const parts = violations.map(({ path, expected }) =>
+    path === '' ? `the request body must be ${expected}` : `\`${path}\` must be ${expected}`,
+  )
+  return `Invalid NewPlant: ${parts.join('; ')}.`
+}
+
+const absurd = (value: never): never => {
+  throw new Error(`unhandled problem: ${JSON.stringify(value)}`)
+}

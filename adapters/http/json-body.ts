@@ -1,0 +1,79 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import type Koa from 'koa'
+import bodyParser from 'koa-bodyparser'
+import { parseExactJson } from './exact-json.js'
+import {
+  malformedBody,
+  payloadTooLarge,
+  unexpectedFailure,
+  unsupportedMediaType,
+  type RequestProblem,
+} from './request-problems.js'
+
+const JSON_TYPES = ['application/json', 'application/*+json']
+
+/**
+ * Reads a JSON request body within a size limit and parses it with exact integers. The result is
+ * untrusted input, for a codec to parse further.
+ */
+export const makeJsonBodyReader = (limitBytes: number) => {
+  const readBytes = makeByteReader(limitBytes)
+  return (ctx: Koa.Context): TE.TaskEither<RequestProblem, unknown> =>
+    pipe(
+      TE.fromEither(requireJsonContentType(ctx)),
+      TE.flatMap(() => readBytes(ctx)),
+      TE.flatMapEither((bytes) => pipe(parseExactJson(bytes), E.mapLeft(malformedBody))),
+    )
+}
+
+const requireJsonContentType = (ctx: Koa.Context): E.Either<RequestProblem, void> => {
+  if (!isJsonMediaType(ctx.request.type)) {
+    return E.left(unsupportedMediaType('Send the request body as application/json.'))
+  }
+  // RFC 8259 section 8.1: JSON exchanged between systems is UTF-8; no other charset is read.
+  const charset = ctx.request.charset.toLowerCase()
+  return charset === '' || charset === 'utf-8' || charset === 'utf8'
+    ? E.right(undefined)
+    : E.left(unsupportedMediaType('Send the request body as application/json in UTF-8.'))
+}
+
+// `type` is the media type without parameters, lower-cased by Koa.
+const isJsonMediaType = (type: string): boolean =>
+  type === 'application/json' || /^application\/[^/]+\+json$/.test(type)
+
+// koa-bodyparser reads the stream, honours Content-Length and Content-Encoding, and enforces the
+// limit. It is asked for raw bytes ("text" with no encoding) because its JSON mode would decode
+// bad UTF-8 into U+FFFD and parse numbers as doubles, both of which the contract forbids.
+const makeByteReader = (limitBytes: number) => {
+  const options = {
+    enableTypes: ['text'],
+    extendTypes: { text: JSON_TYPES },
+    textLimit: String(limitBytes),
+    encoding: false,
+  }
+  const parse = bodyParser(options)
+  return (ctx: Koa.Context): TE.TaskEither<RequestProblem, Uint8Array> =>
+    TE.tryCatch(
+      async () => {
+        await parse(ctx, async () => {})
+        const body: unknown = ctx.request.body
+        // A request without any body leaves koa-bodyparser's placeholder `{}`: zero bytes.
+        return body instanceof Uint8Array ? body : new Uint8Array()
+      },
+      (error) => classifyReadError(error, limitBytes),
+    )
+}
+
+const classifyReadError = (error: unknown, limitBytes: number): RequestProblem => {
+  const { status, type } = (error ?? {}) as { status?: unknown; type?: unknown }
+  if (status === 413) return payloadTooLarge(limitBytes)
+  if (type === 'encoding.unsupported' || status === 415) {
+    return unsupportedMediaType('The Content-Encoding of the request body is not supported.')
+  }
+  if (type === 'request.aborted' || type === 'request.size.invalid') {
+    return malformedBody('the request body ended before its declared length')
+  }
+  return unexpectedFailure(error)
+}

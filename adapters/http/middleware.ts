@@ -1,0 +1,57 @@
+import type Koa from 'koa'
+import type { Logger } from './logger.js'
+import { methodNotAllowed, routeNotFound, unexpectedFailure } from './request-problems.js'
+import { sendProblem } from './respond.js'
+
+/**
+ * The error boundary: anything thrown below becomes a 500 Error document with a generic message.
+ * The cause is kept for the request log, never sent.
+ */
+export const errorBoundary = (): Koa.Middleware => async (ctx, next) => {
+  try {
+    await next()
+  } catch (error) {
+    sendProblem(ctx, unexpectedFailure(error))
+  }
+}
+
+/**
+ * One log line per request: method, path, status, duration and the authenticated subject. The
+ * query string and the headers are left out, so no credential reaches the log; server-side
+ * failures add their cause.
+ */
+export const requestLog =
+  (log: Logger): Koa.Middleware =>
+  async (ctx, next) => {
+    const started = performance.now()
+    await next()
+    const fields: Record<string, unknown> = {
+      method: ctx.method,
+      path: ctx.path,
+      status: ctx.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    }
+    const subject: unknown = ctx.state['subject']
+    if (typeof subject === 'string') fields['subject'] = subject
+    const problem = ctx.state['problem'] as { cause?: unknown } | undefined
+    if (ctx.status >= 500) {
+      log.error('request failed', { ...fields, cause: describeCause(problem?.cause) })
+    } else {
+      log.info('request', fields)
+    }
+  }
+
+/** Answers 405 with `Allow` for a path whose other methods are routed elsewhere. */
+export const rejectOtherMethods =
+  (allowed: ReadonlyArray<string>): Koa.Middleware =>
+  async (ctx) => {
+    sendProblem(ctx, methodNotAllowed(allowed))
+  }
+
+/** Answers 404 for any path no route claimed. */
+export const notFound = (): Koa.Middleware => async (ctx) => {
+  sendProblem(ctx, routeNotFound(ctx.path))
+}
+
+const describeCause = (cause: unknown): unknown =>
+  cause instanceof Error ? { name: cause.name, message: cause.message, stack: cause.stack } : cause

@@ -1,0 +1,16 @@
+import * as E from 'fp-ts/lib/Either.js'
+import type Koa from 'koa'
+import type { PlantStore } from '../../core/index.js'
+import { sendJson, sendProblem } from './respond.js'
+
+/** `/healthz`: answers while the process can answer at all. */
+export const healthz = (): Koa.Middleware => async (ctx) => sendJson(ctx, 200, { status: 'alive' })
+
+/** `/readyz`: answers 200 only while storage does, so no traffic goes where it would get 503. */
+export const readyz =
+  (plantStore: PlantStore): Koa.Middleware =>
+  async (ctx) => {
+    const ready = await plantStore.checkReady()()
+    if (E.isLeft(ready)) sendProblem(ctx, ready.left)
+    else sendJson(ctx, 200, { status: 'ready' })
+  }

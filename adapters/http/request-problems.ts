@@ -1,0 +1,18 @@
+/** Why a request was refused before it reached the domain: transport matters, not plant matters. */
+export type RequestProblem =
+  | { readonly _tag: 'UnsupportedMediaType'; readonly detail: string }
+  | { readonly _tag: 'PayloadTooLarge'; readonly limitBytes: number }
+  | { readonly _tag: 'MalformedBody'; readonly detail: string }
+  | { readonly _tag: 'RouteNotFound'; readonly path: string }
+  | { readonly _tag: 'MethodNotAllowed'; readonly allowed: ReadonlyArray<string> }
+  | { readonly _tag: 'UnexpectedFailure'; readonly cause: unknown }
+
+export const unsupportedMediaType = (detail: string): RequestProblem => ({ _tag: 'UnsupportedMediaType', detail })
+export const payloadTooLarge = (limitBytes: number): RequestProblem => ({ _tag: 'PayloadTooLarge', limitBytes })
+export const malformedBody = (detail: string): RequestProblem => ({ _tag: 'MalformedBody', detail })
+export const routeNotFound = (path: string): RequestProblem => ({ _tag: 'RouteNotFound', path })
+export const methodNotAllowed = (allowed: ReadonlyArray<string>): RequestProblem => ({
+  _tag: 'MethodNotAllowed',
+  allowed,
+})
+export const unexpectedFailure = (cause: unknown): RequestProblem => ({ _tag: 'UnexpectedFailure', cause })

@@ -1,0 +1,2 @@
+export { makeInMemoryPlantStore } from './plant-store.js'
+export type { InMemoryPlantStore } from './plant-store.js'

@@ -1,0 +1,1 @@
+export { makeStaticTokenAuthenticator } from './authenticator.js'

@@ -1,0 +1,65 @@
+import { once } from 'node:events'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createHttpApp, type HttpAppDeps } from '../../adapters/http/app.js'
+import type { Logger } from '../../adapters/http/logger.js'
+import { makeInMemoryPlantStore } from '../../adapters/in-memory/plant-store.js'
+import { makeStaticTokenAuthenticator } from '../../adapters/static-tokens/authenticator.js'
+
+export const TOKEN = 'test-token-0123456789abcdef'
+
+/** A log that keeps its lines, so a test can look at what was logged. */
+export const makeMemoryLogger = (): Logger & { readonly lines: ReadonlyArray<Record<string, unknown>> } => {
+  const lines: Array<Record<string, unknown>> = []
+  const entry = (level: string) => (msg: string, fields: Readonly<Record<string, unknown>> = {}) => {
+    lines.push({ level, msg, ...fields })
+  }
+  return { lines, info: entry('info'), warn: entry('warn'), error: entry('error') }
+}
+
+export interface TestApp {
+  readonly url: string
+  readonly deps: HttpAppDeps
+  readonly log: ReturnType<typeof makeMemoryLogger>
+  readonly close: () => Promise<void>
+}
+
+/** Serves the real Koa app on an ephemeral loopback port, with in-memory defaults. */
+export const startTestApp = async (overrides: Partial<HttpAppDeps> = {}): Promise<TestApp> => {
+  const log = makeMemoryLogger()
+  const deps: HttpAppDeps = {
+    plantStore: makeInMemoryPlantStore(),
+    authenticator: makeStaticTokenAuthenticator([TOKEN]),
+    log,
+    basePath: '',
+    bodyLimitBytes: 64 * 1024,
+    ...overrides,
+  }
+  const app = createHttpApp(deps)
+  app.silent = true
+  const server = createServer(app.callback())
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    deps,
+    log,
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
+
+/** POSTs a body to /plants, as text (sent as is) or as bytes, with the test token by default. */
+export const postPlant = (
+  url: string,
+  body: string | Uint8Array,
+  headers: Record<string, string> = {},
+): Promise<Response> =>
+  fetch(`${url}/plants`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json', ...headers },
+    body,
+  })
