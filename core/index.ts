@@ -1,6 +1,7 @@
 // The public surface of the core, named export by export.
 export { authenticate } from './authenticate.js'
 export type { AuthenticateDeps } from './authenticate.js'
+export { firstAccepting } from './authenticators.js'
 export { BearerToken } from './bearer-token.js'
 export type { BearerTokenBrand } from './bearer-token.js'
 export { createPlant, decodeNewPlant } from './create-plant.js'
