@@ -1,0 +1,39 @@
+import { errors } from 'jose'
+import { authenticationUnavailable, unauthenticated, type AuthError } from '../../core/index.js'
+import { KeySetUnavailable } from './remote-key-set.js'
+
+/**
+ * The one place where a failure to verify a JWT becomes a domain error. What is wrong with the
+ * token is `Unauthenticated`, with a detail fit for the client (never the token, never its
+ * claims); an unreachable key set is `AuthenticationUnavailable`, keeping the cause for the log.
+ * Anything else is a fault on this side, not the client's, and is reported the same way.
+ */
+export const toAuthError = (failure: unknown): AuthError => {
+  if (failure instanceof KeySetUnavailable) return authenticationUnavailable(failure.cause)
+  if (failure instanceof errors.JOSEError) return unauthenticated('Invalid', describeRefusal(failure))
+  return authenticationUnavailable(failure)
+}
+
+const describeRefusal = (failure: errors.JOSEError): string => {
+  if (failure instanceof errors.JWTExpired) return 'The access token has expired.'
+  if (failure instanceof errors.JWTClaimValidationFailed) return describeClaimFailure(failure)
+  if (failure instanceof errors.JWSSignatureVerificationFailed) return 'The access token signature does not verify.'
+  if (failure instanceof errors.JOSEAlgNotAllowed) return 'The access token is signed with an algorithm this service does not accept.'
+  if (failure instanceof errors.JWKSNoMatchingKey) return 'The access token is signed with a key this service does not know.'
+  if (failure instanceof errors.JWSInvalid || failure instanceof errors.JWTInvalid) return 'The access token is not a well-formed JWT.'
+  return 'The access token is not accepted.'
+}
+
+const describeClaimFailure = ({ claim, reason }: errors.JWTClaimValidationFailed): string => {
+  if (reason === 'missing') return `The access token lacks the "${claim}" claim.`
+  switch (claim) {
+    case 'nbf':
+      return 'The access token is not valid yet.'
+    case 'iss':
+      return 'The access token comes from an issuer this service does not trust.'
+    case 'aud':
+      return 'The access token is meant for another audience.'
+    default:
+      return `The access token's "${claim}" claim is not accepted.`
+  }
+}

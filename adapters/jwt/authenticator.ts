@@ -1,0 +1,44 @@
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import { jwtVerify, type JWTVerifyGetKey, type JWTVerifyOptions, type JWTVerifyResult, type KeyInput } from 'jose'
+import type { Authenticator, BearerToken } from '../../core/index.js'
+import { toAuthError } from './auth-errors.js'
+import { identityFromClaims, requireScope } from './identity-claims.js'
+import type { JwtAuthenticatorOptions, KeySource } from './options.js'
+import { makeRemoteKeySet } from './remote-key-set.js'
+
+/**
+ * Accepts JWT access tokens signed by the configured keys, checking `iss`, `aud`, `exp` and
+ * `nbf` (with the configured clock tolerance) and, when configured, a required scope. A token
+ * without `exp` or `sub` is refused: one never expires, the other names no one. The identity's
+ * subject is the `sub` claim; its scopes come from `scope` or `scp`.
+ */
+export const makeJwtAuthenticator = (options: JwtAuthenticatorOptions): Authenticator => {
+  const keys = verificationKeys(options.keys)
+  const checks: JWTVerifyOptions = {
+    algorithms: [...options.keys.algorithms],
+    issuer: options.issuer,
+    audience: options.audience,
+    clockTolerance: options.clockToleranceSeconds,
+    requiredClaims: ['exp', 'sub'],
+  }
+  return {
+    verify: (token: BearerToken) =>
+      pipe(
+        TE.tryCatch((): Promise<JWTVerifyResult> => jwtVerify(token, keys, checks), toAuthError),
+        TE.flatMapEither(({ payload }) => identityFromClaims(payload)),
+        TE.flatMapEither(requireScope(options.requiredScope)),
+      ),
+  }
+}
+
+const verificationKeys = (source: KeySource): KeyInput | JWTVerifyGetKey => {
+  switch (source._tag) {
+    case 'Jwks':
+      return makeRemoteKeySet(source)
+    case 'PublicKey':
+      return source.key
+    case 'Secret':
+      return source.secret
+  }
+}

@@ -1,0 +1,8 @@
+export { ASYMMETRIC_ALGORITHMS, HMAC_ALGORITHMS } from './algorithms.js'
+export type { AsymmetricAlgorithm, HmacAlgorithm } from './algorithms.js'
+export { makeJwtAuthenticator } from './authenticator.js'
+export { parseJwtConfig } from './config.js'
+export type { JwtEnvironment } from './config.js'
+export type { JwksKeySource, JwtAuthenticatorOptions, KeySource, PublicKeySource, SecretSource } from './options.js'
+export { ScopeToken } from './scope-token.js'
+export type { ScopeTokenBrand } from './scope-token.js'

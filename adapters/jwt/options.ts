@@ -1,0 +1,57 @@
+import type { KeyObject } from 'node:crypto'
+import type { ReadonlyNonEmptyArray } from 'fp-ts/lib/ReadonlyNonEmptyArray.js'
+import type { AsymmetricAlgorithm, HmacAlgorithm } from './algorithms.js'
+import type { ScopeToken } from './scope-token.js'
+
+/**
+ * Public keys published by an identity provider as a JSON Web Key Set. Keys are cached; a token
+ * naming an unknown `kid` makes the set be fetched again, at most once per cool-down.
+ */
+export interface JwksKeySource {
+  readonly _tag: 'Jwks'
+  readonly url: URL
+  readonly algorithms: ReadonlyNonEmptyArray<AsymmetricAlgorithm>
+  /**
+   * Milliseconds after a fetch during which no other fetch is made: an unknown `kid` is refused
+   * from the cache after a success, and the provider is not asked again after a failure. Default 30 000.
+   */
+  readonly cooldownMs?: number
+  /** Milliseconds a fetch may take before the provider counts as unreachable. Default 5 000. */
+  readonly timeoutMs?: number
+  /** Milliseconds after which cached keys are fetched again before use. Default 600 000. */
+  readonly cacheMaxAgeMs?: number
+}
+
+/** One public key (RSA, EC or Ed25519), for a provider that signs with a fixed key. */
+export interface PublicKeySource {
+  readonly _tag: 'PublicKey'
+  readonly key: KeyObject
+  readonly algorithms: ReadonlyNonEmptyArray<AsymmetricAlgorithm>
+}
+
+/** A secret shared with the token issuer (HMAC). */
+export interface SecretSource {
+  readonly _tag: 'Secret'
+  readonly secret: Uint8Array
+  readonly algorithms: ReadonlyNonEmptyArray<HmacAlgorithm>
+}
+
+/**
+ * Where verification keys come from. Each source carries the algorithms it allows, so an HMAC
+ * algorithm can only be paired with a secret: a token that names HS256 and is "signed" with a
+ * provider's public key (the algorithm confusion attack) finds no path to acceptance.
+ */
+export type KeySource = JwksKeySource | PublicKeySource | SecretSource
+
+/** How JWT access tokens are checked. The algorithms come from here, never from the token. */
+export interface JwtAuthenticatorOptions {
+  readonly keys: KeySource
+  /** The `iss` every accepted token must carry. */
+  readonly issuer: string
+  /** A value the token's `aud` must be, or contain. */
+  readonly audience: string
+  /** A scope the token must grant (in `scope` or `scp`); when absent, any valid token will do. */
+  readonly requiredScope?: ScopeToken
+  /** Seconds of clock skew forgiven when checking `exp` and `nbf`. */
+  readonly clockToleranceSeconds: number
+}

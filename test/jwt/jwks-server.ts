@@ -1,0 +1,72 @@
+import { createServer, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { JWK } from 'jose'
+
+/** How the fake identity provider answers a request for its key set. */
+export type JwksBehaviour = 'serve' | 'fail' | 'hang'
+
+/** A JWKS endpoint on loopback whose keys can be rotated and which can be stopped and restarted. */
+export interface JwksServer {
+  readonly url: URL
+  /** Replaces the published keys (a key rotation at the provider). */
+  readonly publish: (keys: ReadonlyArray<JWK>) => void
+  readonly behave: (behaviour: JwksBehaviour) => void
+  /** How many times the key set was asked for: the load the service puts on the provider. */
+  readonly requestCount: () => number
+  /** Closes the port, so a fetch is refused outright. */
+  readonly stop: () => Promise<void>
+  /** Listens again on the same port. */
+  readonly restart: () => Promise<void>
+}
+
+export const startJwksServer = async (keys: ReadonlyArray<JWK>): Promise<JwksServer> => {
+  let published = keys
+  let behaviour: JwksBehaviour = 'serve'
+  let requests = 0
+  const hanging = new Set<ServerResponse>()
+  const server = createServer((_request, response) => {
+    requests += 1
+    switch (behaviour) {
+      case 'serve':
+        response.writeHead(200, { 'content-type': 'application/jwk-set+json' })
+        response.end(JSON.stringify({ keys: published }))
+        return
+      case 'fail':
+        response.writeHead(500, { 'content-type': 'text/plain' })
+        response.end('identity provider is having a bad day')
+        return
+      case 'hang':
+        hanging.add(response)
+        return
+    }
+  })
+  const listen = (port: number): Promise<void> =>
+    new Promise((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject)
+        resolve()
+      })
+    })
+  await listen(0)
+  const { port } = server.address() as AddressInfo
+  return {
+    url: new URL(`http://127.0.0.1:${port}/.well-known/jwks.json`),
+    publish: (next) => {
+      published = next
+    },
+    behave: (next) => {
+      behaviour = next
+    },
+    requestCount: () => requests,
+    stop: () =>
+      new Promise((resolve) => {
+        if (!server.listening) return resolve()
+        hanging.forEach((response) => response.destroy())
+        hanging.clear()
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+    restart: () => listen(port),
+  }
+}
