@@ -1,0 +1,60 @@
+import type { MongoClientOptions } from 'mongodb'
+
+/** How long storage may take before the service answers 503 instead of waiting. */
+export interface MongoTimeouts {
+  /** The whole of one store call (connecting, selecting a server, the driver's retry, re-reads). */
+  readonly operationMs: number
+  /** How long the driver waits for a suitable server (a writable primary) to be known. */
+  readonly serverSelectionMs: number
+  /** How long opening one connection, with its handshake, may take. */
+  readonly connectMs: number
+}
+
+export const DEFAULT_MONGO_TIMEOUTS: MongoTimeouts = {
+  operationMs: 5000,
+  serverSelectionMs: 3000,
+  connectMs: 3000,
+}
+
+/** Fills in the timeouts not given: server selection and connection default to at most the whole. */
+export const resolveTimeouts = (given: Partial<MongoTimeouts> = {}): MongoTimeouts => {
+  const operationMs = given.operationMs ?? DEFAULT_MONGO_TIMEOUTS.operationMs
+  return {
+    operationMs,
+    serverSelectionMs: given.serverSelectionMs ?? Math.min(DEFAULT_MONGO_TIMEOUTS.serverSelectionMs, operationMs),
+    connectMs: given.connectMs ?? Math.min(DEFAULT_MONGO_TIMEOUTS.connectMs, operationMs),
+  }
+}
+
+/**
+ * The driver options this adapter asks for, each only where the connection string does not say
+ * otherwise (the driver lets options given in code override the string, and the operator's
+ * string must win): acknowledged writes are majority-committed and journaled, writes are retried
+ * once, and every wait is bounded.
+ */
+export const clientOptionsFor = (uri: string, timeouts: MongoTimeouts): MongoClientOptions => {
+  const named = optionNamesIn(uri)
+  const unless = (keys: ReadonlyArray<string>, options: MongoClientOptions): MongoClientOptions =>
+    keys.some((key) => named.has(key.toLowerCase())) ? {} : options
+  return {
+    // int64 values, `_id` included, come back as bigint: exact over the whole range.
+    useBigInt64: true,
+    ...unless(['w', 'journal', 'wtimeoutMS'], {
+      writeConcern: { w: 'majority', journal: true, wtimeoutMS: timeouts.operationMs },
+    }),
+    ...unless(['retryWrites'], { retryWrites: true }),
+    ...unless(['serverSelectionTimeoutMS'], { serverSelectionTimeoutMS: timeouts.serverSelectionMs }),
+    ...unless(['connectTimeoutMS'], { connectTimeoutMS: timeouts.connectMs }),
+    // A reply that never comes closes the socket, so a call given up on does not hold it.
+    ...unless(['socketTimeoutMS'], { socketTimeoutMS: timeouts.operationMs }),
+    ...unless(['appName'], { appName: 'plant-store' }),
+  }
+}
+
+// Connection string options are case-insensitive; `mongodb+srv` TXT records may only add
+// authSource, replicaSet and loadBalanced, none of which is decided here.
+const optionNamesIn = (uri: string): ReadonlySet<string> => {
+  const query = uri.indexOf('?')
+  if (query < 0) return new Set()
+  return new Set([...new URLSearchParams(uri.slice(query + 1)).keys()].map((key) => key.toLowerCase()))
+}

@@ -1,0 +1,42 @@
+import * as E from 'fp-ts/lib/Either.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import type { PlantStore } from '../../core/index.js'
+import { resolveTimeouts, type MongoTimeouts } from './client-options.js'
+import { makeMongoConnection, type InvalidMongoSettings } from './connection.js'
+import { makeMongoPlantStore } from './plant-store.js'
+
+/** Where and how to keep plants in MongoDB. */
+export interface MongoPlantStoreSettings {
+  /** A MongoDB connection string; options named in it win over this adapter's defaults. */
+  readonly uri: string
+  readonly dbName: string
+  /** Defaults to `plants`. */
+  readonly collectionName?: string
+  /** Each one not given takes its default (see DEFAULT_MONGO_TIMEOUTS). */
+  readonly timeouts?: Partial<MongoTimeouts>
+}
+
+/** A plant store backed by MongoDB, and the way to let go of its connections. */
+export interface MongoPlantStore {
+  readonly store: PlantStore
+  /** Refuses new calls, lets the calls in flight finish (each within its deadline), then disconnects. */
+  readonly close: () => Promise<void>
+}
+
+/**
+ * Opens a MongoDB plant store without waiting for MongoDB: it connects on first use, so this
+ * returns at once even while the server is down (`checkReady` says when it is reachable). Fails
+ * only when the connection string or an option cannot be understood.
+ */
+export const openMongoPlantStore = (
+  settings: MongoPlantStoreSettings,
+): E.Either<InvalidMongoSettings, MongoPlantStore> =>
+  pipe(
+    makeMongoConnection({
+      uri: settings.uri,
+      dbName: settings.dbName,
+      collectionName: settings.collectionName ?? 'plants',
+      timeouts: resolveTimeouts(settings.timeouts),
+    }),
+    E.map((connection) => ({ store: makeMongoPlantStore(connection), close: connection.close })),
+  )

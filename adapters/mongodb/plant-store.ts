@@ -1,0 +1,74 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import * as E from 'fp-ts/lib/Either.js'
+import { MongoServerError, type Collection } from 'mongodb'
+import {
+  alreadyStored,
+  inserted,
+  type InsertOutcome,
+  type NewPlant,
+  type PlantId,
+  type PlantStore,
+} from '../../core/index.js'
+import type { MongoConnection } from './connection.js'
+import { fromPlantDocument, toPlantDocument, type PlantDocument } from './plant-document.js'
+
+/**
+ * A plant store in one MongoDB collection. An insert is one `insert` command that relies on the
+ * unique `_id` index, so two creates of one id race inside MongoDB and exactly one wins, however
+ * many service instances send them; the loser reads what the winner stored.
+ */
+export const makeMongoPlantStore = (mongo: MongoConnection): PlantStore => ({
+  insertUnlessExists: (plant) => mongo.attempt(({ plants, signal }) => insertOrRead(plants, plant, signal)),
+  checkReady: () =>
+    mongo.probe(async ({ db, signal }) => {
+      await db.command({ ping: 1 }, { readPreference: 'primary', signal })
+    }),
+})
+
+const insertOrRead = async (
+  plants: Collection<PlantDocument>,
+  plant: NewPlant,
+  signal: AbortSignal,
+): Promise<InsertOutcome> => {
+  try {
+    await plants.insertOne(toPlantDocument(plant))
+    return inserted(plant)
+  } catch (error) {
+    if (!isDuplicateId(error)) throw error
+    return alreadyStored(await readStored(plants, plant.id, signal))
+  }
+}
+
+// Duplicate-key errors carry the index's key pattern (mongod 4.4+); the message names the index
+// for routers that leave the pattern out.
+const isDuplicateId = (error: unknown): boolean =>
+  error instanceof MongoServerError &&
+  error.code === 11000 &&
+  (isIdKeyPattern(error.errorResponse.keyPattern) || / index: _id_ /.test(error.message))
+
+const isIdKeyPattern = (pattern: unknown): boolean =>
+  typeof pattern === 'object' && pattern !== null && Object.keys(pattern).join() === '_id'
+
+/**
+ * The plant under a taken id, read from the primary with read concern "majority": what the
+ * client is answered is what a majority holds. The insert that took the id may still be waiting
+ * for that majority (the unique index sees it already, a majority read not yet), so the read is
+ * repeated with a growing pause until it shows, or until the call's deadline aborts it.
+ */
+const readStored = async (plants: Collection<PlantDocument>, id: PlantId, signal: AbortSignal): Promise<NewPlant> => {
+  for (let pauseMs = 10; ; pauseMs = Math.min(pauseMs * 2, 200)) {
+    const found = await plants.findOne(
+      { _id: id },
+      { readConcern: { level: 'majority' }, readPreference: 'primary', signal },
+    )
+    if (found !== null) return decodeStored(id, found)
+    await sleep(pauseMs, undefined, { signal })
+  }
+}
+
+// A document this adapter cannot read is not an outage: it is thrown, for the error boundary.
+const decodeStored = (id: PlantId, found: unknown): NewPlant => {
+  const decoded = fromPlantDocument(found)
+  if (E.isLeft(decoded)) throw new Error(`the document stored under _id ${id} is not a plant`)
+  return decoded.right
+}

@@ -1,0 +1,224 @@
+// The commands the peer answers, each after the reply shape of mongod 8.0 as its manual
+// documents it ("Database Commands" reference: hello, ping, insert, find, createIndexes,
+// endSessions, killCursors, drop, dropDatabase, buildInfo), and the error shapes of its
+// "Error Codes" page.
+import { setTimeout as sleep } from 'node:timers/promises'
+import { Long, ObjectId, type Document } from 'bson'
+import type { PeerData, RetryRecord, RetryRecords, StoredDocument } from './data.js'
+import { keyOf, numberOf, showValue } from './values.js'
+
+/** What a command may know of the peer and of the connection it came on. */
+export interface CommandContext {
+  readonly data: PeerData
+  readonly retries: RetryRecords
+  /** `host:port` as clients address the peer; the one member of its replica set. */
+  readonly address: string
+  readonly setName: string
+  readonly connectionId: number
+  /** How long a new write waits before a majority of the replica set has it (0: at once). */
+  readonly replicationLagMs: number
+  /** Aborted when the peer stops, so no reply waits past it. */
+  readonly stopping: AbortSignal
+}
+
+type Handler = (command: Document, context: CommandContext) => Document | Promise<Document>
+
+/** The name of a command: the first key of its document, as mongod reads it. */
+export const commandNameOf = (command: Document): string => Object.keys(command)[0] ?? ''
+
+/** Runs a command and answers its reply document; an unknown command gets mongod's error. */
+export const runCommand = async (command: Document, context: CommandContext): Promise<Document> => {
+  const name = commandNameOf(command)
+  const handler = HANDLERS[name] ?? HANDLERS[name.toLowerCase()]
+  if (handler === undefined) return commandError(59, 'CommandNotFound', `no such command: '${name}'`)
+  return handler(command, context)
+}
+
+/** `{ok: 0}` with a code, as mongod answers a failed command. */
+export const commandError = (code: number, codeName: string, errmsg: string): Document => ({
+  ok: 0,
+  errmsg,
+  code,
+  codeName,
+})
+
+// The "Maximum Wire Version" of MongoDB 8.0 is 25; driver 7 accepts 9 (4.4) to 29.
+const MAX_WIRE_VERSION = 25
+
+// hello on a replica-set primary. topologyVersion is left out on purpose: without it the driver
+// monitors by polling (one hello per heartbeat) instead of the streaming protocol, which an
+// in-memory peer has no use for. electionId and setVersion never go down, so a peer that goes
+// away and comes back is never taken for a stale primary.
+const hello =
+  (legacy: boolean): Handler =>
+  (command, context) => ({
+    ...(legacy ? { ismaster: true } : { isWritablePrimary: true }),
+    ...(command.helloOk === true ? { helloOk: true } : {}),
+    hosts: [context.address],
+    setName: context.setName,
+    setVersion: 1,
+    secondary: false,
+    primary: context.address,
+    me: context.address,
+    electionId: new ObjectId('7fffffff0000000000000001'),
+    maxBsonObjectSize: 16 * 1024 * 1024,
+    maxMessageSizeBytes: 48_000_000,
+    maxWriteBatchSize: 100_000,
+    localTime: new Date(),
+    logicalSessionTimeoutMinutes: 30,
+    connectionId: context.connectionId,
+    minWireVersion: 0,
+    maxWireVersion: MAX_WIRE_VERSION,
+    readOnly: false,
+    ok: 1,
+  })
+
+const namespaceOf = (command: Document): string => `${String(command.$db)}.${String(command[commandNameOf(command)])}`
+
+// insert: `{n, ok: 1}`, plus `writeErrors` (one per failed document: index, code, errmsg, and
+// for a duplicate key `keyPattern` and `keyValue`). With `ordered` (the default) the first error
+// ends the batch. A retried statement (same lsid and txnNumber) is not run again: it counts as
+// done, as mongod answers a retryable write from its record.
+const insert: Handler = async (command, context) => {
+  const namespace = namespaceOf(command)
+  const record = retryRecordOf(command, context)
+  if (record === 'TooOld') {
+    return commandError(225, 'TransactionTooOld', 'a newer retryable write has already started on this session')
+  }
+  const collection = context.data.findOrCreate(namespace)
+  const documents = Array.isArray(command.documents) ? (command.documents as Document[]) : []
+  const ordered = command.ordered !== false
+  const writeErrors: Document[] = []
+  const written: StoredDocument[] = []
+  let n = 0
+  for (const [index, document] of documents.entries()) {
+    if (record?.executed.has(index) === true) {
+      n += 1
+      continue
+    }
+    const fields = '_id' in document ? document : { _id: new ObjectId(), ...document }
+    const key = keyOf(fields._id)
+    if (collection.has(key)) {
+      writeErrors.push(duplicateKeyError(index, namespace, fields._id))
+      if (ordered) break
+      continue
+    }
+    const stored: StoredDocument = { fields, committed: context.replicationLagMs === 0 }
+    collection.set(key, stored)
+    written.push(stored)
+    record?.executed.add(index)
+    n += 1
+  }
+  commitLater(written, context)
+  const reply = { n, ...(writeErrors.length > 0 ? { writeErrors } : {}), ok: 1 }
+  return awaitWriteConcern(command, written, reply, context)
+}
+
+const retryRecordOf = (command: Document, context: CommandContext): RetryRecord | 'TooOld' | undefined => {
+  const lsid = command.lsid as Document | undefined
+  const txnNumber = command.txnNumber
+  if (lsid === undefined || txnNumber === undefined) return undefined
+  return context.retries.recordFor(lsid.id, BigInt(numberOf(txnNumber) ?? 0))
+}
+
+const duplicateKeyError = (index: number, namespace: string, id: unknown): Document => ({
+  index,
+  code: 11000,
+  errmsg: `E11000 duplicate key error collection: ${namespace} index: _id_ dup key: { _id: ${showValue(id)} }`,
+  keyPattern: { _id: 1 },
+  keyValue: { _id: id },
+})
+
+const commitLater = (written: ReadonlyArray<StoredDocument>, context: CommandContext): void => {
+  if (context.replicationLagMs === 0 || written.length === 0) return
+  sleep(context.replicationLagMs, undefined, { signal: context.stopping }).then(
+    () => written.forEach((stored) => (stored.committed = true)),
+    () => {},
+  )
+}
+
+// Write concern: `w: "majority"` (mongod's implicit default on a replica set since 5.0) or a
+// number above 1 waits until a majority has the writes; `wtimeout` bounds that wait, and when it
+// runs out the reply gains a writeConcernError (code 64, errInfo.wtimeout), the writes staying.
+const awaitWriteConcern = async (
+  command: Document,
+  written: ReadonlyArray<StoredDocument>,
+  reply: Document,
+  context: CommandContext,
+): Promise<Document> => {
+  const concern = (command.writeConcern ?? {}) as Document
+  const w = concern.w === undefined ? 'majority' : concern.w
+  const waitsForMajority = w === 'majority' || (numberOf(w) ?? 1) > 1
+  if (!waitsForMajority) return reply
+  const wtimeout = numberOf(concern.wtimeout) ?? 0
+  const started = Date.now()
+  while (written.some((stored) => !stored.committed)) {
+    if (wtimeout > 0 && Date.now() - started >= wtimeout) {
+      return { ...reply, writeConcernError: writeConcernTimeout(concern) }
+    }
+    await sleep(5, undefined, { signal: context.stopping })
+  }
+  return reply
+}
+
+const writeConcernTimeout = (concern: Document): Document => ({
+  code: 64,
+  codeName: 'WriteConcernFailed',
+  errmsg: 'waiting for replication timed out',
+  errInfo: { wtimeout: true, writeConcern: { ...concern, provenance: 'clientSupplied' } },
+})
+
+// find: `{cursor: {firstBatch, id, ns}, ok: 1}`. Read concern "majority" sees only documents a
+// majority has; "local" (the default) sees every one. The whole result comes in the first
+// batch with cursor id 0, so no getMore follows. Filters: equality on top-level fields;
+// documents come in the order they were inserted.
+const find: Handler = (command, context) => {
+  const namespace = namespaceOf(command)
+  const filter = (command.filter ?? {}) as Document
+  const operator = Object.keys(filter).find((key) => key.startsWith('$'))
+  if (operator !== undefined) return commandError(2, 'BadValue', `mongo-peer does not evaluate ${operator}`)
+  // Better refused than ignored: a client that asked for an order must not get another one.
+  if (command.sort !== undefined) return commandError(2, 'BadValue', 'mongo-peer does not sort')
+  const level = ((command.readConcern ?? {}) as Document).level
+  const visible = [...(context.data.find(namespace)?.values() ?? [])].filter(
+    (stored) => level !== 'majority' || stored.committed,
+  )
+  const matching = visible
+    .map((stored) => stored.fields)
+    .filter((fields) => Object.entries(filter).every(([field, value]) => field in fields && keyOf(fields[field]) === keyOf(value)))
+  const limit = Math.abs(numberOf(command.limit) ?? 0)
+  const firstBatch = limit > 0 ? matching.slice(0, limit) : matching
+  return { cursor: { firstBatch, id: Long.ZERO, ns: namespace }, ok: 1 }
+}
+
+// createIndexes: the peer keeps only the `_id` index, which every collection has; asking for it
+// again is answered as mongod answers an index that exists, any other index is refused rather
+// than accepted and not enforced.
+const createIndexes: Handler = (command, context) => {
+  const indexes = Array.isArray(command.indexes) ? (command.indexes as Document[]) : []
+  const onlyId = indexes.every((index) => Object.keys((index.key ?? {}) as Document).join() === '_id')
+  if (!onlyId) return commandError(67, 'CannotCreateIndex', 'mongo-peer keeps only the _id index')
+  const created = context.data.find(namespaceOf(command)) === undefined
+  context.data.findOrCreate(namespaceOf(command))
+  return { numIndexesBefore: 1, numIndexesAfter: 1, note: 'all indexes already exist', createdCollectionAutomatically: created, ok: 1 }
+}
+
+const HANDLERS: Readonly<Record<string, Handler>> = {
+  hello: hello(false),
+  ismaster: hello(true),
+  ping: () => ({ ok: 1 }),
+  buildInfo: () => ({ version: '8.0.0', versionArray: [8, 0, 0, 0], maxBsonObjectSize: 16 * 1024 * 1024, ok: 1 }),
+  insert,
+  find,
+  createIndexes,
+  endSessions: () => ({ ok: 1 }),
+  killCursors: (command) => ({ cursorsKilled: command.cursors ?? [], cursorsNotFound: [], cursorsAlive: [], cursorsUnknown: [], ok: 1 }),
+  drop: (command, context) =>
+    context.data.drop(namespaceOf(command))
+      ? { ns: namespaceOf(command), nIndexesWas: 1, ok: 1 }
+      : commandError(26, 'NamespaceNotFound', 'ns not found'),
+  dropDatabase: (command, context) => {
+    context.data.dropDatabase(String(command.$db))
+    return { dropped: command.$db, ok: 1 }
+  },
+}

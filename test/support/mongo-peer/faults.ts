@@ -1,0 +1,103 @@
+// Faults the peer can be told to show, each for the next commands of given names. What a fault
+// answers mirrors what mongod answers in that situation (see each constructor).
+import type { Document } from 'bson'
+import { commandError } from './commands.js'
+
+export type Fault =
+  /** Answer this error instead of running the command. */
+  | { readonly kind: 'error'; readonly code: number; readonly codeName: string; readonly errmsg: string }
+  /** Run the command, then answer with this writeConcernError added to its reply. */
+  | { readonly kind: 'writeConcernError'; readonly code: number; readonly codeName: string; readonly errmsg: string }
+  /** Close the socket before the command runs: nothing is written, no reply comes. */
+  | { readonly kind: 'dropBeforeRun' }
+  /** Run the command, then close the socket instead of replying: the write is kept, no reply comes. */
+  | { readonly kind: 'dropAfterRun' }
+  /** Run the command, then wait this long before replying. */
+  | { readonly kind: 'delayReply'; readonly ms: number }
+  /** Writes of the command reach a majority only after this long (see the insert handler). */
+  | { readonly kind: 'replicationLag'; readonly ms: number }
+
+/**
+ * mongod's answer on a node that is no longer primary (code 10107), e.g. during an election. A
+ * retryable write gets the RetryableWriteError label from the server (4.4+), so the driver
+ * retries it once on the new primary.
+ */
+export const notWritablePrimary = (): Fault => ({
+  kind: 'error',
+  code: 10107,
+  codeName: 'NotWritablePrimary',
+  errmsg: 'not primary',
+})
+
+/** A write that reached the primary but not a majority within wtimeout (code 64); not retryable. */
+export const writeConcernTimedOut = (): Fault => ({
+  kind: 'writeConcernError',
+  code: 64,
+  codeName: 'WriteConcernFailed',
+  errmsg: 'waiting for replication timed out',
+})
+
+/** A write applied while the primary shuts down (code 91): labelled retryable by the server. */
+export const shutdownDuringWriteConcern = (): Fault => ({
+  kind: 'writeConcernError',
+  code: 91,
+  codeName: 'ShutdownInProgress',
+  errmsg: 'Replication is being shut down',
+})
+
+// The codes after which mongod labels a failed retryable write RetryableWriteError (the
+// retryable-writes specification's list, which the server applies from 4.4 on).
+const RETRYABLE_WRITE_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436])
+
+const isRetryableWrite = (command: Document): boolean =>
+  command.txnNumber !== undefined && command.autocommit === undefined
+
+const labelsFor = (code: number, command: Document): Document =>
+  RETRYABLE_WRITE_CODES.has(code) && isRetryableWrite(command) ? { errorLabels: ['RetryableWriteError'] } : {}
+
+/** The error reply of an `error` fault, labelled as mongod labels it for this command. */
+export const errorReply = (fault: Extract<Fault, { kind: 'error' }>, command: Document): Document => ({
+  ...commandError(fault.code, fault.codeName, fault.errmsg),
+  ...labelsFor(fault.code, command),
+})
+
+/** A reply with the writeConcernError of a `writeConcernError` fault added, labelled likewise. */
+export const withWriteConcernError = (
+  reply: Document,
+  fault: Extract<Fault, { kind: 'writeConcernError' }>,
+  command: Document,
+): Document => ({
+  ...reply,
+  writeConcernError: { code: fault.code, codeName: fault.codeName, errmsg: fault.errmsg },
+  ...labelsFor(fault.code, command),
+})
+
+interface Rule {
+  readonly commands: ReadonlySet<string>
+  readonly fault: Fault
+  remaining: number
+}
+
+/** The faults waiting for commands, first told, first shown. */
+export const makeFaultPlan = () => {
+  let rules: Rule[] = []
+  return {
+    /** Shows `fault` on the next `times` commands named in `commands` (every one, by default). */
+    inject: (commands: string | ReadonlyArray<string>, fault: Fault, times = Infinity): void => {
+      rules.push({ commands: new Set(typeof commands === 'string' ? [commands] : commands), fault, remaining: times })
+    },
+    /** Forgets every fault: the peer behaves again. */
+    clear: (): void => {
+      rules = []
+    },
+    /** The fault for a command about to run, if one waits for it; counts it as shown. */
+    take: (commandName: string): Fault | undefined => {
+      const rule = rules.find((candidate) => candidate.remaining > 0 && candidate.commands.has(commandName))
+      if (rule === undefined) return undefined
+      rule.remaining -= 1
+      rules = rules.filter((candidate) => candidate.remaining > 0)
+      return rule.fault
+    },
+  }
+}
+export type FaultPlan = ReturnType<typeof makeFaultPlan>

@@ -1,0 +1,140 @@
+// The MongoDB wire protocol, as far as the official driver uses it, after the MongoDB Wire
+// Protocol reference (docs: "MongoDB Wire Protocol", sections "Standard Message Header",
+// "OP_MSG", "OP_QUERY", "OP_REPLY"). All integers are little-endian.
+import { deserialize, serialize, type Document } from 'bson'
+
+export const OP_REPLY = 1
+export const OP_QUERY = 2004
+export const OP_MSG = 2013
+
+const HEADER_BYTES = 16
+// OP_MSG flagBits: bit 0 checksumPresent, bit 1 moreToCome (no reply is expected).
+const CHECKSUM_PRESENT = 1 << 0
+const MORE_TO_COME = 1 << 1
+
+/** A command as a request carried it, whatever the opcode. */
+export interface WireRequest {
+  readonly requestId: number
+  readonly opCode: typeof OP_MSG | typeof OP_QUERY
+  /** The command document; an OP_MSG kind-1 section becomes a field of it (`documents` for insert). */
+  readonly command: Document
+  /** Whether the client expects no reply (OP_MSG moreToCome). */
+  readonly moreToCome: boolean
+}
+
+// Documents keep their exact BSON types (Int32, Long, Double) so a stored document reads back as
+// it was written.
+const DESERIALIZE = { promoteValues: false } as const
+
+/**
+ * Splits a byte stream into whole messages: each begins with its own length, so a chunk may hold
+ * part of one message or several.
+ */
+export const makeMessageReader = (): ((chunk: Buffer) => Buffer[]) => {
+  let pending: Buffer = Buffer.alloc(0)
+  return (chunk) => {
+    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk])
+    const messages: Buffer[] = []
+    while (pending.length >= 4) {
+      const length = pending.readInt32LE(0)
+      if (length < HEADER_BYTES) throw new Error(`malformed message: length ${length}`)
+      if (pending.length < length) break
+      messages.push(pending.subarray(0, length))
+      pending = pending.subarray(length)
+    }
+    return messages
+  }
+}
+
+/** Decodes one whole message; any opcode but OP_MSG and OP_QUERY is refused by a throw. */
+export const decodeRequest = (message: Buffer): WireRequest => {
+  const requestId = message.readInt32LE(4)
+  const opCode = message.readInt32LE(12)
+  if (opCode === OP_MSG) return { requestId, opCode, ...decodeOpMsg(message.subarray(HEADER_BYTES)) }
+  if (opCode === OP_QUERY) return { requestId, opCode, command: decodeOpQuery(message.subarray(HEADER_BYTES)), moreToCome: false }
+  throw new Error(`unsupported opcode ${opCode}`)
+}
+
+// OP_MSG: uint32 flagBits, then sections up to the optional CRC-32C checksum. A kind-0 section
+// is the command body (exactly one); a kind-1 section is a document sequence: int32 size
+// (counting itself), a cstring identifier, then documents.
+const decodeOpMsg = (body: Buffer): { command: Document; moreToCome: boolean } => {
+  const flags = body.readUInt32LE(0)
+  const end = body.length - (flags & CHECKSUM_PRESENT ? 4 : 0)
+  let offset = 4
+  let command: Document | undefined
+  const sequences: Record<string, Document[]> = {}
+  while (offset < end) {
+    const kind = body.readUInt8(offset)
+    offset += 1
+    if (kind === 0) {
+      const size = body.readInt32LE(offset)
+      command = deserialize(body.subarray(offset, offset + size), DESERIALIZE)
+      offset += size
+    } else if (kind === 1) {
+      const size = body.readInt32LE(offset)
+      const sectionEnd = offset + size
+      const nameEnd = body.indexOf(0, offset + 4)
+      const identifier = body.toString('utf8', offset + 4, nameEnd)
+      const documents: Document[] = []
+      for (let at = nameEnd + 1; at < sectionEnd; ) {
+        const docSize = body.readInt32LE(at)
+        documents.push(deserialize(body.subarray(at, at + docSize), DESERIALIZE))
+        at += docSize
+      }
+      sequences[identifier] = documents
+      offset = sectionEnd
+    } else {
+      throw new Error(`unsupported OP_MSG section kind ${kind}`)
+    }
+  }
+  if (command === undefined) throw new Error('OP_MSG without a body section')
+  return { command: { ...command, ...sequences }, moreToCome: (flags & MORE_TO_COME) !== 0 }
+}
+
+// OP_QUERY (legacy; the driver uses it only for the first `hello` of a connection): int32
+// flags, cstring fullCollectionName (`admin.$cmd`), int32 numberToSkip, int32 numberToReturn,
+// then the command document. The database comes from the collection name.
+const decodeOpQuery = (body: Buffer): Document => {
+  const nameEnd = body.indexOf(0, 4)
+  const fullCollectionName = body.toString('utf8', 4, nameEnd)
+  const queryStart = nameEnd + 1 + 8
+  const size = body.readInt32LE(queryStart)
+  const query = deserialize(body.subarray(queryStart, queryStart + size), DESERIALIZE)
+  const command = '$query' in query ? (query.$query as Document) : query
+  return { ...command, $db: fullCollectionName.split('.')[0] }
+}
+
+/** The reply to a request, in the opcode the request came in. */
+export const encodeReply = (request: WireRequest, requestId: number, reply: Document): Buffer =>
+  request.opCode === OP_MSG ? encodeOpMsg(request.requestId, requestId, reply) : encodeOpReply(request.requestId, requestId, reply)
+
+const header = (length: number, requestId: number, responseTo: number, opCode: number): Buffer => {
+  const bytes = Buffer.alloc(HEADER_BYTES)
+  bytes.writeInt32LE(length, 0)
+  bytes.writeInt32LE(requestId, 4)
+  bytes.writeInt32LE(responseTo, 8)
+  bytes.writeInt32LE(opCode, 12)
+  return bytes
+}
+
+// A reply OP_MSG: flagBits 0 and one kind-0 section.
+const encodeOpMsg = (responseTo: number, requestId: number, reply: Document): Buffer => {
+  const body = serialize(reply)
+  const prefix = Buffer.alloc(5)
+  prefix.writeUInt32LE(0, 0)
+  prefix.writeUInt8(0, 4)
+  return Buffer.concat([header(HEADER_BYTES + 5 + body.length, requestId, responseTo, OP_MSG), prefix, body])
+}
+
+// OP_REPLY: int32 responseFlags (8 = AwaitCapable, as mongod sets it), int64 cursorID,
+// int32 startingFrom, int32 numberReturned, then the documents.
+const encodeOpReply = (responseTo: number, requestId: number, reply: Document): Buffer => {
+  const body = serialize(reply)
+  const fields = Buffer.alloc(20)
+  fields.writeInt32LE(8, 0)
+  fields.writeBigInt64LE(0n, 4)
+  fields.writeInt32LE(0, 12)
+  fields.writeInt32LE(1, 16)
+  return Buffer.concat([header(HEADER_BYTES + 20 + body.length, requestId, responseTo, OP_REPLY), fields, body])
+}
