@@ -37,7 +37,8 @@ export const startTestApp = async (overrides: Partial<HttpAppDeps> = {}): Promis
   }
   const app = createHttpApp(deps)
   app.silent = true
-  const server = createServer(app.callback())
+  const handle = app.callback()
+  const server = createServer((req, res) => void handle(req, res))
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
   const { port } = server.address() as AddressInfo

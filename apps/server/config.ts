@@ -1,0 +1,54 @@
+import * as E from 'fp-ts/lib/Either.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as t from 'io-ts'
+import { toViolations, type BearerToken } from '../../core/index.js'
+import { BasePath, BearerTokens, ByteSize, Host, MongoDbName, MongoUri, Port, withDefault } from './env-codecs.js'
+
+/** Where plants are kept: process memory, or a MongoDB deployment. */
+export type StorageConfig =
+  | { readonly _tag: 'InMemory' }
+  | { readonly _tag: 'MongoDb'; readonly uri: string; readonly dbName: string }
+
+/** The service's settings, parsed from the environment. */
+export interface ServiceConfig {
+  readonly port: number
+  readonly host: string
+  readonly basePath: string
+  /** The accepted static tokens; `undefined` when none are configured. */
+  readonly tokens: ReadonlyArray<BearerToken> | undefined
+  readonly storage: StorageConfig
+  readonly bodyLimitBytes: number
+}
+
+const Environment = t.type({
+  PORT: withDefault(Port, 3000),
+  HOST: withDefault(Host, '127.0.0.1'),
+  BASE_PATH: withDefault(BasePath, ''),
+  PLANT_STORE_TOKENS: BearerTokens,
+  MONGODB_URI: MongoUri,
+  MONGODB_DB: withDefault(MongoDbName, 'plant_store'),
+  BODY_LIMIT: withDefault(ByteSize, 64 * 1024),
+})
+
+/**
+ * Reads the configuration from environment variables. Every bad variable is reported, each
+ * message naming the variable and what it expects; values are not repeated, as some are secrets.
+ */
+export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E.Either<ReadonlyArray<string>, ServiceConfig> =>
+  pipe(
+    Environment.decode(env),
+    E.bimap(
+      (errors) => toViolations(errors).map(({ path, expected }) => `${path}: expected ${expected}`),
+      (vars) => ({
+        port: vars.PORT,
+        host: vars.HOST,
+        basePath: vars.BASE_PATH,
+        tokens: vars.PLANT_STORE_TOKENS,
+        storage:
+          vars.MONGODB_URI === undefined
+            ? { _tag: 'InMemory' }
+            : { _tag: 'MongoDb', uri: vars.MONGODB_URI, dbName: vars.MONGODB_DB },
+        bodyLimitBytes: vars.BODY_LIMIT,
+      }),
+    ),
+  )

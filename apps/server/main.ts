@@ -1,0 +1,37 @@
+import * as E from 'fp-ts/lib/Either.js'
+import { loadConfig } from './config.js'
+import { makeJsonLogger } from './json-logger.js'
+import { startService } from './service.js'
+
+// `npm start`: configuration, service, and a graceful stop on SIGINT or SIGTERM.
+const log = makeJsonLogger((line) => process.stdout.write(line))
+
+function refuse(messages: ReadonlyArray<string>): never {
+  process.stderr.write(`plant-store: invalid configuration\n${messages.map((m) => `  ${m}\n`).join('')}`)
+  process.exit(1)
+}
+
+const config = loadConfig(process.env)
+if (E.isLeft(config)) refuse(config.left)
+const started = await startService(config.right, log)
+if (E.isLeft(started)) refuse([started.left])
+const service = started.right
+
+let stopping = false
+const stop = (signal: NodeJS.Signals): void => {
+  if (stopping) {
+    log.warn('second signal: exiting without waiting', { signal })
+    process.exit(1)
+  }
+  stopping = true
+  log.info('shutting down', { signal })
+  service.close().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      log.error('shutdown failed', { cause: String(error) })
+      process.exit(1)
+    },
+  )
+}
+process.on('SIGINT', stop)
+process.on('SIGTERM', stop)

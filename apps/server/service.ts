@@ -1,0 +1,65 @@
+import * as E from 'fp-ts/lib/Either.js'
+import { once } from 'node:events'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createHttpApp } from '../../adapters/http/app.js'
+import type { Logger } from '../../adapters/http/logger.js'
+import type { ServiceConfig } from './config.js'
+import { openAuthenticator } from './authentication.js'
+import { openStorage } from './storage.js'
+
+/** A listening service: where it answers, and how to stop it. */
+export interface RunningService {
+  readonly url: string
+  /** Stops accepting, lets requests in flight finish (up to the grace period), then closes storage. */
+  readonly close: () => Promise<void>
+}
+
+const SHUTDOWN_GRACE_MS = 10_000
+
+/**
+ * The composition root: configuration in, a listening service out, every dependency in view.
+ * A Left names the setting that could not be used.
+ */
+export const startService = async (config: ServiceConfig, log: Logger): Promise<E.Either<string, RunningService>> => {
+  const opened = openStorage(config.storage)
+  if (E.isLeft(opened)) return opened
+  const storage = opened.right
+  const authenticator = openAuthenticator(config, log)
+  const app = createHttpApp({
+    plantStore: storage.store,
+    authenticator,
+    log,
+    basePath: config.basePath,
+    bodyLimitBytes: config.bodyLimitBytes,
+  })
+  app.silent = true
+  const handle = app.callback()
+  const server = createServer((req, res) => void handle(req, res))
+  server.listen(config.port, config.host)
+  await once(server, 'listening')
+  const url = urlOf(server)
+  log.info('listening', { url, storage: storage.description, basePath: config.basePath })
+  return E.right({
+    url,
+    close: async () => {
+      await stopAccepting(server)
+      await storage.close()
+      log.info('stopped')
+    },
+  })
+}
+
+const stopAccepting = async (server: Server): Promise<void> => {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+  server.closeIdleConnections()
+  const forced = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS)
+  await closed
+  clearTimeout(forced)
+}
+
+const urlOf = (server: Server): string => {
+  const { address, port, family } = server.address() as AddressInfo
+  const host = family === 'IPv6' ? `[${address}]` : address
+  return `http://${host}:${port}`
+}

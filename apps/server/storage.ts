@@ -1,0 +1,33 @@
+import * as E from 'fp-ts/lib/Either.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import { makeInMemoryPlantStore } from '../../adapters/in-memory/plant-store.js'
+import { openMongoPlantStore } from '../../adapters/mongodb/index.js'
+import type { PlantStore } from '../../core/index.js'
+import type { StorageConfig } from './config.js'
+
+/** Storage chosen by configuration, with what to call it in logs and how to release it. */
+export interface OpenedStorage {
+  readonly store: PlantStore
+  readonly description: string
+  readonly close: () => Promise<void>
+}
+
+/**
+ * Opens the configured storage without waiting for it: a MongoDB that is down at start makes
+ * /readyz answer 503 until it is up, it does not stop the service. Fails only on settings the
+ * driver cannot understand, naming the variable.
+ */
+export const openStorage = (config: StorageConfig): E.Either<string, OpenedStorage> => {
+  switch (config._tag) {
+    case 'InMemory':
+      return E.right({ store: makeInMemoryPlantStore(), description: 'in-memory', close: async () => {} })
+    case 'MongoDb':
+      return pipe(
+        openMongoPlantStore({ uri: config.uri, dbName: config.dbName }),
+        E.bimap(
+          (invalid) => `MONGODB_URI: expected a connection string the MongoDB driver accepts (${invalid.message})`,
+          ({ store, close }) => ({ store, close, description: `mongodb (database ${config.dbName})` }),
+        ),
+      )
+  }
+}

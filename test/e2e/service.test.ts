@@ -1,0 +1,99 @@
+import { expect } from 'chai'
+import { request } from 'node:http'
+import { isBuilt, startServiceProcess, type ServiceProcess } from '../support/service-process.js'
+import { expectErrorDocument, expectPlant } from '../support/responses.js'
+
+const TOKEN = 'e2e-token-0123456789abcdef'
+
+describe('the service as npm start runs it', function () {
+  this.timeout(20_000)
+  let service: ServiceProcess | undefined
+
+  before(function () {
+    if (!isBuilt()) this.skip() // dist/ is built by `npm run build`, which `npm test` runs first
+  })
+  afterEach(async function () {
+    await service?.stop('SIGKILL')
+    service = undefined
+  })
+
+  it('serves the contract on the configured tokens and stops cleanly on SIGTERM', async function () {
+    service = startServiceProcess({ PLANT_STORE_TOKENS: `other-token-0123456789,${TOKEN}` })
+    const url = await service.listening
+    expect(url).to.match(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(service.stdout()).to.include('"storage":"in-memory"')
+    const create = (body: string, token = TOKEN) =>
+      fetch(`${url}/plants`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body,
+      })
+    await expectPlant(await create('{"id":9007199254740993,"name":"Fern","tag":"pteridophyte"}'), {
+      name: 'Fern',
+      tag: 'pteridophyte',
+    })
+    await expectPlant(await create('{"id":9007199254740992,"name":"Moss"}'), { name: 'Moss' })
+    await expectErrorDocument(await create('{"id":9007199254740993,"name":"Moss"}'), 409)
+    await expectErrorDocument(await create('{"id":1,"name":"x"}', 'wrong-token-0123456789'), 401)
+    expect((await fetch(`${url}/readyz`)).status).to.equal(200)
+    expect(service.stdout()).to.not.include(TOKEN)
+
+    expect(await service.stop('SIGTERM')).to.equal(0)
+    expect(service.stdout()).to.include('"msg":"stopped"')
+  })
+
+  it('lets a request in flight finish before it stops', async function () {
+    service = startServiceProcess({ PLANT_STORE_TOKENS: TOKEN })
+    const { hostname, port } = new URL(await service.listening)
+    const body = '{"id":42,"name":"Slow plant"}'
+    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        {
+          host: hostname,
+          port,
+          method: 'POST',
+          path: '/plants',
+          headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json', 'Content-Length': body.length },
+        },
+        (res) => {
+          let text = ''
+          res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }))
+        },
+      )
+      req.on('error', reject)
+      req.write(body.slice(0, 10))
+      setTimeout(() => {
+        service?.child.kill('SIGTERM')
+        setTimeout(() => req.end(body.slice(10)), 300)
+      }, 300)
+    })
+    const { status, body: received } = await answer
+    expect(status).to.equal(200)
+    expect(JSON.parse(received)).to.deep.equal({ name: 'Slow plant' })
+    expect(await service.exited).to.equal(0)
+  })
+
+  it('makes, prints and accepts a development token when none is configured', async function () {
+    service = startServiceProcess({})
+    const url = await service.listening
+    const token = /Development token[^\n]*\n\s+(\S+)/.exec(service.stderr())?.[1]
+    expect(token, 'the printed development token').to.be.a('string')
+    expect(service.stdout()).to.include('development token')
+    const response = await fetch(`${url}/plants`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token ?? ''}`, 'Content-Type': 'application/json' },
+      body: '{"id":1,"name":"x"}',
+    })
+    await expectPlant(response, { name: 'x' })
+  })
+
+  it('refuses a bad configuration with exit status 1 and a message naming each variable', async function () {
+    service = startServiceProcess({ PORT: 'eighty', BODY_LIMIT: '0', BASE_PATH: 'api/', PLANT_STORE_TOKENS: 'short' })
+    expect(await service.exited).to.equal(1)
+    for (const name of ['PORT', 'BODY_LIMIT', 'BASE_PATH', 'PLANT_STORE_TOKENS']) {
+      expect(service.stderr()).to.include(`${name}: expected`)
+    }
+    expect(service.stderr()).to.not.include('short')
+  })
+})

@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { once } from 'node:events'
+import { fileURLToPath } from 'node:url'
+
+/** The built entry point that `npm start` runs. */
+export const MAIN = fileURLToPath(new URL('../../dist/apps/server/main.js', import.meta.url))
+
+export const isBuilt = (): boolean => existsSync(MAIN)
+
+export interface ServiceProcess {
+  readonly child: ChildProcess
+  readonly stdout: () => string
+  readonly stderr: () => string
+  /** Resolves with the exit code once the process has exited. */
+  readonly exited: Promise<number | null>
+  /** Resolves with the URL the service logged as listening on. */
+  readonly listening: Promise<string>
+  readonly stop: (signal?: NodeJS.Signals) => Promise<number | null>
+}
+
+/**
+ * Starts the built service as `npm start` would (node on dist/apps/server/main.js), with only the
+ * given environment beside PATH, on an ephemeral loopback port unless the environment says
+ * otherwise.
+ */
+export const startServiceProcess = (env: Record<string, string>): ServiceProcess => {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env['PATH'] ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  const exited = once(child, 'exit').then(([code]) => code as number | null)
+  const listening = new Promise<string>((resolve, reject) => {
+    const look = () => {
+      const line = stdout.split('\n').find((l) => l.includes('"msg":"listening"'))
+      if (line !== undefined) resolve((JSON.parse(line) as { url: string }).url)
+    }
+    child.stdout.on('data', look)
+    void exited.then((code) => reject(new Error(`service exited with ${code} before listening:\n${stderr}`)))
+  })
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+    listening,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null) child.kill(signal)
+      return exited
+    },
+  }
+}
