@@ -1,0 +1,134 @@
+// @ts-check
+// Lint for Plant Store: typescript-eslint's strict rules, a few type-aware rules that catch lost
+// promises, no import cycles, and the hexagon's layer rules (test/architecture/layers.test.ts
+// checks the same layer rules without ESLint, so they hold even where lint is switched off).
+import { readdirSync } from 'node:fs'
+import { defineConfig, globalIgnores } from 'eslint/config'
+import importX, { createNodeResolver } from 'eslint-plugin-import-x'
+import tseslint from 'typescript-eslint'
+
+// Each adapter is a folder of adapters/; read at load time so a new adapter is fenced in too.
+const adapterNames = readdirSync(new URL('./adapters/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+
+const CORE_ONLY_FP =
+  'The core imports only fp-ts, io-ts and itself: no frameworks, drivers or Node I/O. ' +
+  'Put this in an adapter and give the core a port.'
+
+export default defineConfig([
+  globalIgnores(['dist/', 'node_modules/', 'coverage/']),
+
+  tseslint.configs.strict,
+  {
+    name: 'plant-store/unused',
+    rules: {
+      // As tsc's noUnusedParameters: a leading underscore marks a parameter unused on purpose.
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
+    },
+  },
+
+  {
+    name: 'plant-store/type-aware',
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      // A `default` is a deliberate answer for the rest (an open set, or `absurd(x)`); a switch
+      // without one must name every member of the union.
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
+
+  {
+    name: 'plant-store/imports',
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      // Sources import `./x.js` and mean `./x.ts` (NodeNext); the resolver must follow that.
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.js', '.json', '.node'],
+          extensionAlias: { '.js': ['.ts', '.js'] },
+        }),
+      ],
+    },
+    rules: {
+      // Cycles are ours to find; walking into node_modules costs most of the lint time.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-self-import': 'error',
+    },
+  },
+
+  {
+    name: 'plant-store/layers/core',
+    files: ['core/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            // Any package but fp-ts and io-ts (node:* and bare Node built-ins included).
+            { regex: '^(?!(?:fp-ts|io-ts)(?:/|$)|\\.{1,2}/)', message: CORE_ONLY_FP },
+          ],
+        },
+      ],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: import.meta.dirname,
+          zones: [
+            {
+              target: './core',
+              from: '.',
+              except: ['./core', './node_modules'],
+              message: 'The core imports only itself (and fp-ts, io-ts): never adapters, apps or tests.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  {
+    name: 'plant-store/layers/adapters',
+    files: ['adapters/**'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: import.meta.dirname,
+          zones: [
+            {
+              target: './adapters',
+              from: './apps',
+              message: 'Adapters never import apps: apps compose adapters, not the other way round.',
+            },
+            ...adapterNames.map((name) => ({
+              target: `./adapters/${name}`,
+              from: './adapters',
+              except: [`./${name}`],
+              message: `Adapters never import each other: adapters/${name} may import the core (../../core/index.js), not another adapter. Compose them in apps/.`,
+            })),
+          ],
+        },
+      ],
+    },
+  },
+
+  {
+    name: 'plant-store/shipped-code',
+    files: ['core/**', 'adapters/**', 'apps/**'],
+    rules: {
+      'no-warning-comments': ['error', { terms: ['todo', 'fixme', 'xxx'], location: 'start' }],
+    },
+  },
+])

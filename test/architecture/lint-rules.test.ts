@@ -1,0 +1,84 @@
+import { readdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { expect } from 'chai'
+import { ESLint } from 'eslint'
+import tseslint from 'typescript-eslint'
+
+// Proves that eslint.config.js refuses what the layer rules forbid, on source texts linted as if
+// they stood at a path of the project (nothing is written to disk).
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const LAYER_RULES = new Set(['no-restricted-imports', 'import-x/no-restricted-paths'])
+
+describe('eslint.config.js enforces the layers', function () {
+  this.timeout(60_000)
+
+  // The layer rules need no type information, and the probes are in no tsconfig.
+  const eslint = new ESLint({ cwd: ROOT, overrideConfig: [{ files: ['**/*.ts'], ...tseslint.configs.disableTypeChecked }] })
+
+  const layerFindings = async (filePath: string, lines: ReadonlyArray<string>): Promise<ReadonlyArray<string>> => {
+    const [result] = await eslint.lintText(lines.join('\n'), { filePath: `${ROOT}${filePath}` })
+    if (result === undefined) expect.fail(`ESLint gave no result for ${filePath}`)
+    const fatal = result.messages.filter((m) => m.fatal === true)
+    expect(fatal, 'the probe must parse').to.deep.equal([])
+    return result.messages
+      .filter((m) => m.ruleId !== null && LAYER_RULES.has(m.ruleId))
+      .map((m) => `${m.line}: ${m.ruleId}: ${m.message}`)
+  }
+
+  it('lets the core import fp-ts, io-ts and the core', async () => {
+    const findings = await layerFindings('core/__lint_probe__.ts', [
+      "export * as E from 'fp-ts/lib/Either.js'",
+      "export * as t from 'io-ts'",
+      "export { Int64 } from './int64.js'",
+      "export type { PlantStore } from './ports/plant-store.js'",
+    ])
+    expect(findings).to.deep.equal([])
+  })
+
+  it('refuses a package, a Node module or an adapter in the core', async () => {
+    const findings = await layerFindings('core/ports/__lint_probe__.ts', [
+      "export { default as Koa } from 'koa'",
+      "export { readFile } from 'node:fs/promises'",
+      "export type { JWTPayload } from 'jose'",
+      "export { makeInMemoryPlantStore } from '../../adapters/in-memory/index.js'",
+    ])
+    expect(findings).to.have.lengthOf(4)
+    for (const [index, finding] of findings.slice(0, 3).entries()) {
+      expect(finding).to.match(new RegExp(`^${index + 1}: no-restricted-imports: .*only fp-ts, io-ts and itself`))
+    }
+    expect(findings[3]).to.match(/^4: import-x\/no-restricted-paths: .*The core imports only itself/)
+  })
+
+  it('lets an adapter import the core, packages and its own files', async () => {
+    const findings = await layerFindings('adapters/static-tokens/__lint_probe__.ts', [
+      "export { createPlant } from '../../core/index.js'",
+      "export { createHash } from 'node:crypto'",
+      "export { makeStaticTokenAuthenticator } from './authenticator.js'",
+    ])
+    expect(findings).to.deep.equal([])
+  })
+
+  it('refuses an adapter importing another adapter', async () => {
+    const findings = await layerFindings('adapters/static-tokens/__lint_probe__.ts', [
+      "export { makeInMemoryPlantStore } from '../in-memory/index.js'",
+    ])
+    expect(findings).to.deep.equal([
+      '1: import-x/no-restricted-paths: Unexpected path "../in-memory/index.js" imported in restricted zone. ' +
+        'Adapters never import each other: adapters/static-tokens may import the core (../../core/index.js), ' +
+        'not another adapter. Compose them in apps/.',
+    ])
+  })
+
+  it('refuses an adapter importing apps', async function () {
+    const appFile = readdirSync(`${ROOT}apps`, { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith('.ts'))
+    if (appFile === undefined) {
+      console.log('      (skipped: apps/ has no .ts file to import yet)')
+      this.skip()
+    }
+    const findings = await layerFindings('adapters/in-memory/__lint_probe__.ts', [
+      `export * from '../../apps/${appFile.replace(/\.ts$/, '.js')}'`,
+    ])
+    expect(findings).to.have.lengthOf(1)
+    expect(findings[0]).to.match(/no-restricted-paths: .*Adapters never import apps/)
+  })
+})
