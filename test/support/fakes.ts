@@ -8,7 +8,6 @@ import {
   type Authenticator,
   type Identity,
   type NewPlant,
-  type PlantId,
   type PlantStore,
   type Principal,
 } from '../../core/index.js'
@@ -38,7 +37,7 @@ export const principalFor = async (identity: Identity): Promise<Principal> =>
  * stands there, or `undefined` when the id was free. The probe then occupies a free id, so call
  * this only after everything else a test does with the store.
  */
-export const storedUnder = async (store: PlantStore, id: PlantId): Promise<NewPlant | undefined> => {
+export const storedUnder = async (store: PlantStore, id: bigint): Promise<NewPlant | undefined> => {
   const outcome = expectRight(await store.insertUnlessExists(plant(id, 'storedUnder probe'))())
   return outcome._tag === 'AlreadyStored' ? outcome.stored : undefined
 }
