@@ -20,7 +20,9 @@ export const makeInMemoryPlantStore = (): InMemoryPlantStore => {
       TE.fromTask(async () => {
         const stored = plants.get(plant.id)
         if (stored !== undefined) return alreadyStored(stored)
-        const copy = Object.freeze({ ...plant })
+        // A copy, so the caller's object cannot change what is stored. Not frozen: freezing makes
+        // V8 keep each plant in a slower, larger shape (about twice the bytes, `npm run bench`).
+        const copy = { ...plant }
         plants.set(plant.id, copy)
         return inserted(copy)
       }),
