@@ -1,5 +1,6 @@
 import { plantStoreContract } from '../contract/plant-store.contract.js'
 import { mongodbRequired, startRealMongo, type RealMongo } from './real-mongod.js'
+import { serviceContract } from './service.contract.js'
 import { storedFormatContract } from './stored-format.contract.js'
 import { freshDbName, openStore, withRawClient } from './support.js'
 
@@ -43,5 +44,13 @@ describe('MongoDB adapter on a real mongod', function () {
 
   storedFormatContract('a real mongod', async function () {
     return serverUri.call(this)
+  })
+
+  serviceContract('a real mongod', {
+    uri: serverUri,
+    documents: (uri, dbName) =>
+      withRawClient(uri, (client) =>
+        client.db(dbName).collection('plants').find({}, { promoteLongs: false }).toArray(),
+      ),
   })
 })

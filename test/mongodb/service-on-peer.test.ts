@@ -1,11 +1,10 @@
 import { expect } from 'chai'
 import { Long } from 'bson'
-import { loadConfig } from '../../apps/server/config.js'
-import { startService, type RunningService } from '../../apps/server/service.js'
-import { expectRight } from '../support/either.js'
-import { makeMemoryLogger, postPlant, TOKEN } from '../support/http-app.js'
+import type { RunningService } from '../../apps/server/service.js'
+import { postPlant } from '../support/http-app.js'
 import { startMongoPeer, type MongoPeer } from '../support/mongo-peer/server.js'
 import { expectErrorDocument, expectPlant } from '../support/responses.js'
+import { serviceContract, startServiceOn } from './service.contract.js'
 import { freshDbName, timed } from './support.js'
 
 // The service takes its driver timeouts from the connection string when it names them: short
@@ -15,23 +14,14 @@ const TEST_URI_OPTIONS = 'serverSelectionTimeoutMS=1000&connectTimeoutMS=500&soc
 const DEADLINE_MS = 5000
 const BOUND_MS = DEADLINE_MS + 1500
 
-describe('the service on MongoDB (wire peer)', function () {
+describe('the service on MongoDB under faults (wire peer)', function () {
   this.timeout(20_000)
   let peer: MongoPeer
   let dbName: string
   const services: RunningService[] = []
 
   const startOnPeer = async (): Promise<RunningService> => {
-    const config = expectRight(
-      loadConfig({
-        PORT: '0',
-        HOST: '127.0.0.1',
-        PLANT_STORE_TOKENS: TOKEN,
-        MONGODB_URI: `${peer.uri}&${TEST_URI_OPTIONS}`,
-        MONGODB_DB: dbName,
-      }),
-    )
-    const service = expectRight(await startService(config, makeMemoryLogger()))
+    const service = await startServiceOn(`${peer.uri}&${TEST_URI_OPTIONS}`, dbName)
     services.push(service)
     return service
   }
@@ -45,76 +35,6 @@ describe('the service on MongoDB (wire peer)', function () {
   afterEach(async function () {
     await Promise.all(services.splice(0).map((service) => service.close()))
     await peer.stop()
-  })
-
-  describe('every contract row that reaches storage', function () {
-    let url: string
-    beforeEach(async function () {
-      url = (await startOnPeer()).url
-    })
-
-    it('answers 200 with exactly name and tag, and stores {_id: int64, name, tag}', async function () {
-      await expectPlant(await postPlant(url, '{"id":1,"name":"Monstera","tag":"aroid","colour":"green"}'), {
-        name: 'Monstera',
-        tag: 'aroid',
-      })
-      expect(stored()).to.deep.equal([{ _id: Long.fromBigInt(1n), name: 'Monstera', tag: 'aroid' }])
-    })
-
-    it('answers a replay with the stored plant, another plant under the id with 409, and keeps the first', async function () {
-      const body = '{"id":7,"name":"Aloe","tag":"succulent"}'
-      await expectPlant(await postPlant(url, body), { name: 'Aloe', tag: 'succulent' })
-      await expectPlant(await postPlant(url, body), { name: 'Aloe', tag: 'succulent' })
-      await expectErrorDocument(await postPlant(url, '{"id":7,"name":"Aloe"}'), 409)
-      await expectErrorDocument(await postPlant(url, '{"id":7,"name":"Agave","tag":"succulent"}'), 409)
-      expect(stored()).to.deep.equal([{ _id: Long.fromBigInt(7n), name: 'Aloe', tag: 'succulent' }])
-    })
-
-    it('keeps ids exact: 2^53 and 2^53 + 1 are two plants, and both ends of int64 are stored', async function () {
-      for (const [id, name] of [
-        ['9007199254740992', 'even'],
-        ['9007199254740993', 'odd'],
-        ['-9223372036854775808', 'min'],
-        ['9223372036854775807', 'max'],
-      ]) {
-        await expectPlant(await postPlant(url, `{"id":${id},"name":"${name}"}`), { name: name ?? '' })
-      }
-      expect(stored().map((document) => String(document._id))).to.deep.equal([
-        '9007199254740992',
-        '9007199254740993',
-        '-9223372036854775808',
-        '9223372036854775807',
-      ])
-      await expectErrorDocument(await postPlant(url, '{"id":9007199254740993,"name":"even"}'), 409)
-    })
-
-    it('stores and answers Unicode exactly as sent', async function () {
-      const name = 'Ficus \u{1F331} cafe\u0301 \u0000'
-      await expectPlant(await postPlant(url, JSON.stringify({ id: 4, name, tag: '\u{10FFFF}' })), {
-        name,
-        tag: '\u{10FFFF}',
-      })
-      expect(stored()).to.deep.equal([{ _id: Long.fromBigInt(4n), name, tag: '\u{10FFFF}' }])
-    })
-
-    it('refuses what the contract refuses without storing anything', async function () {
-      const refusals: Array<[Promise<Response>, number]> = [
-        [postPlant(url, '{"id":1,"name":"x"}', { Authorization: '' }), 401],
-        [postPlant(url, '{"id":1,"name":"x"}', { Authorization: 'Bearer unknown-token-0123456789' }), 401],
-        [postPlant(url, '{"id":1,"name":"x"}', { 'Content-Type': 'text/plain' }), 415],
-        [postPlant(url, JSON.stringify({ id: 1, name: 'x'.repeat(70 * 1024) })), 413],
-        [postPlant(url, '{"id":1,'), 400],
-        [postPlant(url, '{"id":9223372036854775808,"name":"x"}'), 400],
-        [postPlant(url, '{"id":1,"name":"x","tag":null}'), 400],
-        [postPlant(url, '{"id":1,"name":"\\ud800"}'), 400],
-      ]
-      for (const [response, status] of refusals) await expectErrorDocument(await response, status)
-      expect(stored()).to.deep.equal([])
-    })
-
-    it('answers /readyz 200 while MongoDB answers', async function () {
-      expect((await readyz(url)).status).to.equal(200)
-    })
   })
 
   describe('MongoDB unreachable or slow', function () {
@@ -167,31 +87,7 @@ describe('the service on MongoDB (wire peer)', function () {
     })
   })
 
-  describe('several instances and shutdown', function () {
-    it('two instances creating the same ids at once store exactly one plant per id', async function () {
-      const [first, second] = [await startOnPeer(), await startOnPeer()]
-      const ids = Array.from({ length: 15 }, (_, i) => 9007199254740985n + BigInt(i)).map(String)
-      const responses = await Promise.all(
-        ids.flatMap((id) => [
-          postPlant(first.url, `{"id":${id},"name":"first"}`),
-          postPlant(second.url, `{"id":${id},"name":"second"}`),
-        ]),
-      )
-      const statuses = responses.map((response) => response.status)
-      for (const [index, id] of ids.entries()) {
-        expect([statuses[2 * index], statuses[2 * index + 1]].sort(), `id ${id}`).to.deep.equal([200, 409])
-      }
-      const winners = await Promise.all(
-        responses.map(async (response) => (response.status === 200 ? ((await response.json()) as { name: string }).name : undefined)),
-      )
-      const documents = stored()
-      expect(documents).to.have.length(ids.length)
-      for (const [index, id] of ids.entries()) {
-        const document = documents.find((d) => String(d._id) === id)
-        expect(document?.name, `id ${id}`).to.equal(winners[2 * index] ?? winners[2 * index + 1])
-      }
-    })
-
+  describe('shutdown', function () {
     it('finishes a request in flight before it closes MongoDB on shutdown', async function () {
       const service = await startOnPeer()
       expect((await readyz(service.url)).status).to.equal(200)
@@ -202,6 +98,25 @@ describe('the service on MongoDB (wire peer)', function () {
       services.splice(services.indexOf(service), 1)
       expect(stored()).to.have.length(1)
     })
+  })
+})
+
+describe('the service on the wire peer', function () {
+  let peer: MongoPeer | undefined
+  const running = (): MongoPeer => {
+    if (peer === undefined) throw new Error('the peer did not start')
+    return peer
+  }
+  before(async function () {
+    peer = await startMongoPeer()
+  })
+  after(async function () {
+    await peer?.stop()
+  })
+
+  serviceContract('the wire peer', {
+    uri: () => `${running().uri}&${TEST_URI_OPTIONS}`,
+    documents: async (_uri, dbName) => running().documents(`${dbName}.plants`),
   })
 })
 
