@@ -15,6 +15,7 @@ export interface SchemaObject {
   readonly required?: ReadonlyArray<string>
   readonly properties?: Readonly<Record<string, SchemaObject>>
   readonly additionalProperties?: boolean
+  readonly enum?: ReadonlyArray<string>
   readonly examples?: ReadonlyArray<unknown>
 }
 
@@ -109,7 +110,8 @@ export const openApiDocument = (basePath: string): OpenApiDocument => {
         'can be retried safely. The same `id` with another `name` or `tag` answers 409.',
         '',
         'Every error, whatever its status, is an `application/json` Error document',
-        '`{"error": <the HTTP status>, "message": <what to fix>}`. An unknown path answers 404.',
+        '`{"error": <the HTTP status>, "message": <what to fix>}`. An unknown path answers 404;',
+        'another method on a known path answers 405 with `Allow` naming the methods it serves.',
       ].join('\n'),
       license: { name: 'MIT', identifier: 'MIT' },
     },
@@ -187,7 +189,7 @@ export const openApiDocument = (basePath: string): OpenApiDocument => {
           description: 'Answers 200 while the process is alive; it does not look at storage.',
           tags: ['service'],
           security: [],
-          responses: { '200': { description: 'The process is alive.' } },
+          responses: { '200': statusResponse('The process is alive.', 'alive') },
         },
       },
       '/readyz': {
@@ -198,7 +200,7 @@ export const openApiDocument = (basePath: string): OpenApiDocument => {
           tags: ['service'],
           security: [],
           responses: {
-            '200': { description: 'Storage answers: the service can take requests.' },
+            '200': statusResponse('Storage answers: the service can take requests.', 'ready'),
             '503': { $ref: '#/components/responses/ServiceUnavailable' },
           },
         },
@@ -310,8 +312,9 @@ export const openApiDocument = (basePath: string): OpenApiDocument => {
         ),
         UnsupportedMediaType: errorResponse(
           415,
-          'The Content-Type of the request is not JSON.',
-          'Send the plant as application/json.',
+          'The Content-Type is not JSON (`application/json` or `application/*+json`), names a ' +
+            'charset other than UTF-8, or the Content-Encoding is not supported.',
+          'Send the request body as application/json.',
         ),
         InternalError: errorResponse(
           500,
@@ -336,7 +339,7 @@ export const openApiDocument = (basePath: string): OpenApiDocument => {
           'Use POST here.',
           {
             Allow: {
-              description: 'The methods the path serves: `POST` on the plants collection.',
+              description: 'The methods the path serves: `POST` on the plants collection, `GET, HEAD` elsewhere.',
               required: true,
               schema: { type: 'string', examples: ['POST'] },
             },
@@ -367,6 +370,21 @@ const errorResponse = (
     'application/json': {
       schema: { $ref: '#/components/schemas/Error' },
       example: { error: status, message: exampleMessage },
+    },
+  },
+})
+
+// The probes answer a one-field JSON document naming their state.
+const statusResponse = (description: string, status: string): ResponseObject => ({
+  description,
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        required: ['status'],
+        properties: { status: { type: 'string', enum: [status] } },
+      },
+      example: { status },
     },
   },
 })
