@@ -12,15 +12,15 @@ import type { ScopeToken } from './scope-token.js'
 
 const NonEmptyString = t.refinement(t.string, (s) => s.length > 0, 'NonEmptyString')
 
+// Scopes as a space-separated string or as a list of strings.
+const ScopeClaim = t.union([t.string, t.readonlyArray(t.string)])
+
 /**
- * The claims that say who a verified token belongs to: `sub`, and the granted scopes either as
- * `scope`, a space-separated string (RFC 8693, RFC 9068), or as `scp`, a list or a
- * space-separated string (Okta, Entra ID). `scope` wins when both are present.
+ * The claims that say who a verified token belongs to: `sub`, and the granted scopes in `scope`
+ * (RFC 8693, RFC 9068: a space-separated string) or `scp` (Okta: a list; Entra ID: a string).
+ * Either claim is read in either form; `scope` wins when both are present.
  */
-const IdentityClaims = t.intersection([
-  t.type({ sub: NonEmptyString }),
-  t.partial({ scope: t.string, scp: t.union([t.string, t.readonlyArray(t.string)]) }),
-])
+const IdentityClaims = t.intersection([t.type({ sub: NonEmptyString }), t.partial({ scope: ScopeClaim, scp: ScopeClaim })])
 type IdentityClaims = t.TypeOf<typeof IdentityClaims>
 
 /** Reads the identity out of a verified token's claims, or says why they do not name one. */
@@ -28,7 +28,7 @@ export const identityFromClaims = (payload: unknown): E.Either<Unauthenticated, 
   pipe(
     IdentityClaims.decode(payload),
     E.bimap(
-      () => unauthenticated('Invalid', 'The access token needs a non-empty "sub" and, when present, a "scope" string or "scp" list.'),
+      () => unauthenticated('Invalid', 'The access token needs a non-empty "sub", and scopes as a string or a list of strings.'),
       (claims) => ({ subject: claims.sub, scopes: scopesOf(claims) }),
     ),
   )

@@ -134,9 +134,11 @@ describe('JWT authenticator', () => {
       expectRight(await verify(options(jwksSource), await issueToken(rsa, { aud: ['https://another-api.example.test', AUDIENCE] })))
     })
 
-    it('refuses a token without a subject', async () => {
+    it('refuses a token without a subject, or with an empty one', async () => {
       const token = await issueToken(rsa, { sub: undefined })
       expectRefused(await verify(options(jwksSource), token), token, /"sub"/)
+      const empty = await issueToken(rsa, { sub: '' })
+      expectRefused(await verify(options(jwksSource), empty), empty, /non-empty "sub"/)
     })
   })
 
@@ -163,6 +165,13 @@ describe('JWT authenticator', () => {
       const fromString = await issueToken(rsa, { scope: undefined, scp: 'plants:write' })
       expect(expectRight(await verify(options(jwksSource, required), fromList)).scopes).to.deep.equal(['plants:read', 'plants:write'])
       expect(expectRight(await verify(options(jwksSource, required), fromString)).scopes).to.deep.equal(['plants:write'])
+    })
+
+    it('reads a scope list too, and refuses a scope claim of another shape as malformed', async () => {
+      const listed = await issueToken(rsa, { scope: ['plants:write'] })
+      expect(expectRight(await verify(options(jwksSource, required), listed)).scopes).to.deep.equal(['plants:write'])
+      const malformed = await issueToken(rsa, { scope: 42 })
+      expectRefused(await verify(options(jwksSource, required), malformed), malformed, /scopes as a string or a list/)
     })
 
     it('checks the scope only once the token is otherwise valid: an expired token is a 401, not a 403', async () => {
