@@ -2,7 +2,7 @@ import { plantStoreContract } from '../contract/plant-store.contract.js'
 import { mongodbRequired, startRealMongo, type RealMongo } from './real-mongod.js'
 import { serviceContract } from './service.contract.js'
 import { storedFormatContract } from './stored-format.contract.js'
-import { freshDbName, openStore, withRawClient } from './support.js'
+import { storedDocuments, storeOnFreshDatabase } from './support.js'
 
 describe('MongoDB adapter on a real mongod', function () {
   let mongo: RealMongo | undefined
@@ -28,29 +28,14 @@ describe('MongoDB adapter on a real mongod', function () {
     return mongo.uri
   }
 
+  // Production deadlines: a real server is not slowed down on purpose here.
   plantStoreContract('MongoDB on a real mongod', async function () {
-    const uri = serverUri.call(this)
-    const dbName = freshDbName('contract')
-    // Production deadlines: a real server is not slowed down on purpose here.
-    const { store, close } = openStore(uri, dbName, {})
-    return {
-      store,
-      release: async () => {
-        await close()
-        await withRawClient(uri, (client) => client.db(dbName).dropDatabase())
-      },
-    }
+    return storeOnFreshDatabase(serverUri.call(this), {})
   })
 
   storedFormatContract('a real mongod', async function () {
     return serverUri.call(this)
   })
 
-  serviceContract('a real mongod', {
-    uri: serverUri,
-    documents: (uri, dbName) =>
-      withRawClient(uri, (client) =>
-        client.db(dbName).collection('plants').find({}, { promoteLongs: false }).toArray(),
-      ),
-  })
+  serviceContract('a real mongod', { uri: serverUri, documents: storedDocuments })
 })

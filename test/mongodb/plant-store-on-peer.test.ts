@@ -1,7 +1,7 @@
 import { startMongoPeer, type MongoPeer } from '../support/mongo-peer/server.js'
 import { plantStoreContract } from '../contract/plant-store.contract.js'
 import { storedFormatContract } from './stored-format.contract.js'
-import { freshDbName, openStore } from './support.js'
+import { storeOnFreshDatabase } from './support.js'
 
 describe('MongoDB adapter on the wire peer', function () {
   let peer: MongoPeer | undefined
@@ -18,8 +18,7 @@ describe('MongoDB adapter on the wire peer', function () {
   })
 
   plantStoreContract('MongoDB on the wire peer', async function () {
-    const { store, close } = openStore(uri(), freshDbName('contract'))
-    return { store, release: close }
+    return storeOnFreshDatabase(uri())
   })
 
   storedFormatContract('the wire peer', async function () {

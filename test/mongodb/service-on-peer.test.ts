@@ -5,7 +5,7 @@ import { postPlant } from '../support/http-app.js'
 import { startMongoPeer, type MongoPeer } from '../support/mongo-peer/server.js'
 import { expectErrorDocument, expectPlant } from '../support/responses.js'
 import { serviceContract, startServiceOn } from './service.contract.js'
-import { freshDbName, timed } from './support.js'
+import { freshDbName, storedDocuments, timed } from './support.js'
 
 // The service takes its driver timeouts from the connection string when it names them: short
 // ones here, so that waiting out an outage does not make the test slow. The operation deadline
@@ -114,10 +114,8 @@ describe('the service on the wire peer', function () {
     await peer?.stop()
   })
 
-  serviceContract('the wire peer', {
-    uri: () => `${running().uri}&${TEST_URI_OPTIONS}`,
-    documents: async (_uri, dbName) => running().documents(`${dbName}.plants`),
-  })
+  // Stored documents are read through the driver, as on a real mongod.
+  serviceContract('the wire peer', { uri: () => `${running().uri}&${TEST_URI_OPTIONS}`, documents: storedDocuments })
 })
 
 /** Asks again until the answer has `status`, failing after a few seconds. */

@@ -1,7 +1,8 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { MongoClient } from 'mongodb'
+import { MongoClient, type Document } from 'mongodb'
 import { openMongoPlantStore, type MongoPlantStore, type MongoTimeouts } from '../../adapters/mongodb/index.js'
+import type { PlantStoreFixture } from '../contract/plant-store.contract.js'
 import { expectRight } from '../support/either.js'
 
 /**
@@ -50,5 +51,24 @@ export const withRawClient = async <A>(uri: string, work: (client: MongoClient) 
     return await work(client)
   } finally {
     await client.close()
+  }
+}
+
+/** The documents of a database's `plants` collection as a driver reads them, int64 values as Long. */
+export const storedDocuments = (uri: string, dbName: string): Promise<Document[]> =>
+  withRawClient(uri, (client) =>
+    client.db(dbName).collection('plants').find({}, { useBigInt64: false, promoteLongs: false }).toArray(),
+  )
+
+/** A contract fixture: the adapter on a database of its own, dropped when the test is done. */
+export const storeOnFreshDatabase = (uri: string, timeouts?: Partial<MongoTimeouts>): PlantStoreFixture => {
+  const dbName = freshDbName('contract')
+  const { store, close } = openStore(uri, dbName, timeouts)
+  return {
+    store,
+    release: async () => {
+      await close()
+      await withRawClient(uri, (client) => client.db(dbName).dropDatabase())
+    },
   }
 }
