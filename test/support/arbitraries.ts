@@ -13,6 +13,12 @@ export const beyondInt64 = fc.oneof(
 /** Well-formed Unicode text of any code points: astral, combining, controls and U+0000 included. */
 export const wellFormedText = fc.string({ unit: 'binary', maxLength: 20 })
 
+/** A NewPlant as a client would send it: an int64 id, a name and, sometimes, a tag. */
+export const newPlantInput = fc.record(
+  { id: int64, name: wellFormedText, tag: wellFormedText },
+  { requiredKeys: ['id', 'name'] },
+)
+
 /** Text with at least one lone surrogate in it, so it cannot be encoded as UTF-8. */
 export const textWithLoneSurrogate = fc
   .tuple(wellFormedText, fc.integer({ min: 0xd800, max: 0xdfff }), wellFormedText)

@@ -15,6 +15,7 @@ import {
   beyondInt64,
   int64,
   markedValue,
+  newPlantInput,
   SUBMITTED_MARKER,
   textWithLoneSurrogate,
   wellFormedText,
@@ -31,12 +32,6 @@ const violationsOf = (input: unknown): ReadonlyArray<Violation> =>
   expectLeftTag(decodeNewPlant(input), 'InvalidInput').violations
 
 const fromText = (text: string): unknown => expectRight(parseExactJson(new TextEncoder().encode(text)))
-
-/** A NewPlant as a client would send it: id, name and, sometimes, a tag. */
-const validInput = fc.record(
-  { id: int64, name: wellFormedText, tag: wellFormedText },
-  { requiredKeys: ['id', 'name'] },
-)
 
 type Field = 'id' | 'name' | 'tag'
 interface Corruption {
@@ -171,7 +166,7 @@ describe('NewPlant codec', function () {
   describe('invalid input', function () {
     it('refuses every corrupted field, naming it and never repeating the submitted value', function () {
       fc.assert(
-        fc.property(validInput, corruption, (input, damage) => {
+        fc.property(newPlantInput, corruption, (input, damage) => {
           const violations = violationsOf(corrupted(input, damage))
           expect(violations.map((v) => v.path)).to.deep.equal([damage.field])
           expect(expectedFor[damage.field]).to.include(violations[0]?.expected)
@@ -226,7 +221,7 @@ describe('NewPlant codec', function () {
   describe('valid input', function () {
     it('decodes a valid input to exactly its declared fields', function () {
       fc.assert(
-        fc.property(validInput, (input) => {
+        fc.property(newPlantInput, (input) => {
           const decoded = expectRight(NewPlant.decode(input))
           expect(decoded).to.deep.equal(input)
           expect(Object.keys(decoded).sort()).to.deep.equal(Object.keys(input).sort())
@@ -241,7 +236,7 @@ describe('NewPlant codec', function () {
         { minKeys: 1 },
       )
       fc.assert(
-        fc.property(validInput, undeclared, (input, extra) => {
+        fc.property(newPlantInput, undeclared, (input, extra) => {
           const decoded = expectRight(NewPlant.decode({ ...extra, ...input }))
           expect(Object.keys(decoded).sort()).to.deep.equal(Object.keys(input).sort())
           expect(decoded).to.deep.equal(input)
@@ -309,7 +304,7 @@ describe('Plant codec and toPlant', function () {
 
   it('shows a stored plant as exactly {name} or {name, tag}', function () {
     fc.assert(
-      fc.property(validInput, (input) => {
+      fc.property(newPlantInput, (input) => {
         const shown = toPlant(plant(input.id, input.name, input.tag))
         const expected = input.tag === undefined ? { name: input.name } : { name: input.name, tag: input.tag }
         expect(shown).to.deep.equal(expected)
