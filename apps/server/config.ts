@@ -1,6 +1,9 @@
+import { sequenceS } from 'fp-ts/lib/Apply.js'
 import * as E from 'fp-ts/lib/Either.js'
+import * as RA from 'fp-ts/lib/ReadonlyArray.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
+import { parseJwtConfig, type JwtAuthenticatorOptions } from '../../adapters/jwt/index.js'
 import { toViolations, type BearerToken } from '../../core/index.js'
 import { BasePath, BearerTokens, ByteSize, Host, MongoDbName, MongoUri, Port, withDefault } from './env-codecs.js'
 
@@ -16,6 +19,8 @@ export interface ServiceConfig {
   readonly basePath: string
   /** The accepted static tokens; `undefined` when none are configured. */
   readonly tokens: ReadonlyArray<BearerToken> | undefined
+  /** How JWT access tokens are checked; `undefined` when no JWT_ variable is set. */
+  readonly jwt: JwtAuthenticatorOptions | undefined
   readonly storage: StorageConfig
   readonly bodyLimitBytes: number
 }
@@ -36,19 +41,23 @@ const Environment = t.type({
  */
 export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E.Either<ReadonlyArray<string>, ServiceConfig> =>
   pipe(
-    Environment.decode(env),
-    E.bimap(
-      (errors) => toViolations(errors).map(({ path, expected }) => `${path}: expected ${expected}`),
-      (vars) => ({
-        port: vars.PORT,
-        host: vars.HOST,
-        basePath: vars.BASE_PATH,
-        tokens: vars.PLANT_STORE_TOKENS,
-        storage:
-          vars.MONGODB_URI === undefined
-            ? { _tag: 'InMemory' }
-            : { _tag: 'MongoDb', uri: vars.MONGODB_URI, dbName: vars.MONGODB_DB },
-        bodyLimitBytes: vars.BODY_LIMIT,
-      }),
-    ),
+    sequenceS(E.getApplicativeValidation(RA.getSemigroup<string>()))({
+      vars: pipe(
+        Environment.decode(env),
+        E.mapLeft((errors) => toViolations(errors).map(({ path, expected }) => `${path}: expected ${expected}`)),
+      ),
+      jwt: parseJwtConfig(env),
+    }),
+    E.map(({ vars, jwt }) => ({
+      port: vars.PORT,
+      host: vars.HOST,
+      basePath: vars.BASE_PATH,
+      tokens: vars.PLANT_STORE_TOKENS,
+      jwt,
+      storage:
+        vars.MONGODB_URI === undefined
+          ? { _tag: 'InMemory' as const }
+          : { _tag: 'MongoDb' as const, uri: vars.MONGODB_URI, dbName: vars.MONGODB_DB },
+      bodyLimitBytes: vars.BODY_LIMIT,
+    })),
   )

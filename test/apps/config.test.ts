@@ -16,6 +16,7 @@ describe('configuration from the environment', function () {
       host: '127.0.0.1',
       basePath: '',
       tokens: undefined,
+      jwt: undefined,
       storage: { _tag: 'InMemory' },
       bodyLimitBytes: 65536,
     })
@@ -42,6 +43,7 @@ describe('configuration from the environment', function () {
       host: '::1',
       basePath: '/api/v1',
       tokens: ['first-token-0123456789', 'second-token-0123456789'],
+      jwt: undefined,
       storage: { _tag: 'MongoDb', uri: 'mongodb://db.example:27017/?replicaSet=rs0', dbName: 'plants_prod' },
       bodyLimitBytes: 1024 * 1024,
     })
