@@ -5,12 +5,12 @@ import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
 import { parseJwtConfig, type JwtAuthenticatorOptions } from '../../adapters/jwt/index.js'
 import { toViolations, type BearerToken } from '../../core/index.js'
-import { BasePath, BearerTokens, ByteSize, Host, MongoDbName, MongoUri, Port, withDefault } from './env-codecs.js'
+import { BasePath, BearerTokens, ByteSize, Host, Milliseconds, MongoDbName, MongoUri, Port, withDefault } from './env-codecs.js'
 
 /** Where plants are kept: process memory, or a MongoDB deployment. */
 export type StorageConfig =
   | { readonly _tag: 'InMemory' }
-  | { readonly _tag: 'MongoDb'; readonly uri: string; readonly dbName: string }
+  | { readonly _tag: 'MongoDb'; readonly uri: string; readonly dbName: string; readonly timeoutMs: number }
 
 /** The service's settings, parsed from the environment. */
 export interface ServiceConfig {
@@ -32,6 +32,7 @@ const Environment = t.type({
   PLANT_STORE_TOKENS: BearerTokens,
   MONGODB_URI: MongoUri,
   MONGODB_DB: withDefault(MongoDbName, 'plant_store'),
+  MONGODB_TIMEOUT_MS: withDefault(Milliseconds, 5000),
   BODY_LIMIT: withDefault(ByteSize, 64 * 1024),
 })
 
@@ -57,7 +58,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
       storage:
         vars.MONGODB_URI === undefined
           ? { _tag: 'InMemory' as const }
-          : { _tag: 'MongoDb' as const, uri: vars.MONGODB_URI, dbName: vars.MONGODB_DB },
+          : { _tag: 'MongoDb' as const, uri: vars.MONGODB_URI, dbName: vars.MONGODB_DB, timeoutMs: vars.MONGODB_TIMEOUT_MS },
       bodyLimitBytes: vars.BODY_LIMIT,
     })),
   )

@@ -70,6 +70,11 @@ export const MongoDbName = setting(
   (text) => (/^[^/\\. "$*<>:|?\0]+$/.test(text) && Buffer.byteLength(text) <= 63 ? text : undefined),
 )
 
+export const Milliseconds = setting('Milliseconds', 'a whole number of milliseconds from 100 to 600000', (text) => {
+  const ms = /^\d{1,6}$/.test(text) ? Number(text) : NaN
+  return ms >= 100 && ms <= 600_000 ? ms : undefined
+})
+
 const UNITS: Readonly<Record<string, number>> = { '': 1, b: 1, kb: 1024, kib: 1024, mb: 1024 ** 2, mib: 1024 ** 2 }
 const MAX_BODY_LIMIT = 16 * 1024 ** 2
 

@@ -50,11 +50,15 @@ export const startService = async (config: ServiceConfig, log: Logger): Promise<
   })
 }
 
+// Keep-alive connections outlive server.close(): each is closed as soon as its last response is
+// sent (the sweep), and whatever still runs after the grace period is cut off.
 const stopAccepting = async (server: Server): Promise<void> => {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()))
   server.closeIdleConnections()
+  const sweep = setInterval(() => server.closeIdleConnections(), 50)
   const forced = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS)
   await closed
+  clearInterval(sweep)
   clearTimeout(forced)
 }
 

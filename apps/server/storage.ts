@@ -23,7 +23,7 @@ export const openStorage = (config: StorageConfig): E.Either<string, OpenedStora
       return E.right({ store: makeInMemoryPlantStore(), description: 'in-memory', close: async () => {} })
     case 'MongoDb':
       return pipe(
-        openMongoPlantStore({ uri: config.uri, dbName: config.dbName }),
+        openMongoPlantStore({ uri: config.uri, dbName: config.dbName, timeouts: { operationMs: config.timeoutMs } }),
         E.bimap(
           (invalid) => `MONGODB_URI: expected a connection string the MongoDB driver accepts (${invalid.message})`,
           ({ store, close }) => ({ store, close, description: `mongodb (database ${config.dbName})` }),

@@ -35,6 +35,7 @@ describe('configuration from the environment', function () {
         PLANT_STORE_TOKENS: 'first-token-0123456789, second-token-0123456789',
         MONGODB_URI: 'mongodb://db.example:27017/?replicaSet=rs0',
         MONGODB_DB: 'plants_prod',
+        MONGODB_TIMEOUT_MS: '2500',
         BODY_LIMIT: '1mb',
       }),
     )
@@ -44,7 +45,12 @@ describe('configuration from the environment', function () {
       basePath: '/api/v1',
       tokens: ['first-token-0123456789', 'second-token-0123456789'],
       jwt: undefined,
-      storage: { _tag: 'MongoDb', uri: 'mongodb://db.example:27017/?replicaSet=rs0', dbName: 'plants_prod' },
+      storage: {
+        _tag: 'MongoDb',
+        uri: 'mongodb://db.example:27017/?replicaSet=rs0',
+        dbName: 'plants_prod',
+        timeoutMs: 2500,
+      },
       bodyLimitBytes: 1024 * 1024,
     })
   })
@@ -69,6 +75,8 @@ describe('configuration from the environment', function () {
     ['MONGODB_URI', 'http://db.example'],
     ['MONGODB_DB', 'bad.name'],
     ['MONGODB_DB', 'x'.repeat(64)],
+    ['MONGODB_TIMEOUT_MS', '50'],
+    ['MONGODB_TIMEOUT_MS', '5s'],
     ['BODY_LIMIT', '0'],
     ['BODY_LIMIT', '17mb'],
     ['BODY_LIMIT', 'lots'],
