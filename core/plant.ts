@@ -13,15 +13,29 @@ export type PlantName = WellFormedString
 export const PlantTag = WellFormedString
 export type PlantTag = WellFormedString
 
-/** The request shape: what a client sends to create a plant. Undeclared fields are dropped. */
-export const NewPlant = t.exact(
-  t.intersection([
-    t.type({ id: PlantId, name: PlantName }),
-    t.partial({ tag: PlantTag }),
-  ]),
+const NewPlantFields = t.exact(
+  t.intersection([t.type({ id: PlantId, name: PlantName }), t.partial({ tag: PlantTag })]),
   'NewPlant',
 )
+
+/**
+ * The request shape: what a client sends to create a plant. Undeclared fields are dropped. Only
+ * the input's own fields count, and a field set to `undefined` counts as absent: io-ts alone would
+ * read fields inherited from a prototype, and keep `tag: undefined` as a key.
+ */
+export const NewPlant = new t.Type<t.TypeOf<typeof NewPlantFields>, t.OutputOf<typeof NewPlantFields>, unknown>(
+  'NewPlant',
+  NewPlantFields.is,
+  (u, c) => (isRecord(u) ? NewPlantFields.validate(ownDefinedFields(u), c) : t.failure(u, c, 'a JSON object')),
+  NewPlantFields.encode,
+)
 export type NewPlant = t.TypeOf<typeof NewPlant>
+
+const isRecord = (u: unknown): u is Record<string, unknown> =>
+  typeof u === 'object' && u !== null && !Array.isArray(u)
+
+const ownDefinedFields = (u: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(u).filter(([, value]) => value !== undefined))
 
 /** The response shape: a plant as the store shows it, without its id. */
 export const Plant = t.exact(

@@ -21,23 +21,49 @@ export const toViolations = (errors: t.Errors): ReadonlyArray<Violation> => {
   return violations
 }
 
-// io-ts puts wrappers (exact, intersection members) into the context too; only the keys of an
-// object codec name a field the client sent.
+interface CodecShape {
+  readonly _tag?: string
+  readonly type?: CodecShape
+}
+
+const shapeOf = (decoder: t.Decoder<unknown, unknown> | undefined): CodecShape | undefined =>
+  decoder as CodecShape | undefined
+
+// io-ts puts wrappers (intersection and union members, under keys "0", "1") into the context
+// too; only the keys of a codec that reads fields or elements name something the client sent.
 const pathOf = (context: t.Context): string =>
   context
-    .filter((_entry, index) => index > 0 && isObjectCodec(context[index - 1]?.type))
+    .filter((_entry, index) => index > 0 && readsChildren(shapeOf(context[index - 1]?.type)))
     .map((entry) => entry.key)
     .join('.')
 
-const isObjectCodec = (type: t.Decoder<unknown, unknown> | undefined): boolean => {
-  const tag = (type as { _tag?: string } | undefined)?._tag
-  return tag === 'InterfaceType' || tag === 'PartialType'
+const CONTAINERS = new Set(['InterfaceType', 'PartialType', 'StrictType', 'ArrayType', 'ReadonlyArrayType', 'TupleType', 'DictionaryType'])
+// These validate through the codec they wrap, without an entry of its own in the context.
+const WRAPPERS = new Set(['ExactType', 'ReadonlyType', 'RefinementType'])
+
+const readsChildren = (shape: CodecShape | undefined): boolean => {
+  const tag = shape?._tag
+  if (tag === undefined) return false
+  if (CONTAINERS.has(tag)) return true
+  return WRAPPERS.has(tag) && readsChildren(shape?.type)
 }
+
+const OBJECT_CODECS = new Set([...CONTAINERS, 'IntersectionType', 'UnknownRecordType'])
 
 const describeExpected = (context: t.Context): string => {
   const last = context[context.length - 1]
   if (last === undefined) return 'a value'
-  const name = last.type.name
-  if (last.key === '' && context.length === 1) return 'a JSON object'
-  return name === 'string' ? 'a string' : name
+  return describeShape(shapeOf(last.type)) ?? last.type.name
+}
+
+const describeShape = (shape: CodecShape | undefined): string | undefined => {
+  const tag = shape?._tag
+  if (tag === undefined) return undefined
+  if (WRAPPERS.has(tag)) return describeShape(shape?.type)
+  if (tag === 'ArrayType' || tag === 'ReadonlyArrayType' || tag === 'UnknownArrayType' || tag === 'TupleType') return 'an array'
+  if (OBJECT_CODECS.has(tag)) return 'a JSON object'
+  if (tag === 'StringType') return 'a string'
+  if (tag === 'NumberType') return 'a number'
+  if (tag === 'BooleanType') return 'a boolean'
+  return undefined
 }

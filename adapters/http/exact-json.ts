@@ -49,8 +49,10 @@ const parseNumber = (lexeme: string): bigint | number => {
 }
 
 const describeSyntaxError = (error: unknown): string => {
+  // The parser recurses: a document nested thousands deep runs out of stack, not out of grammar.
+  if (error instanceof RangeError) return 'the request body is nested too deeply'
   const position = error instanceof Error ? /position (\d+)/.exec(error.message)?.[1] : undefined
-  const duplicate = error instanceof Error ? /^Duplicate key '(.*)' encountered/.exec(error.message) : null
+  const duplicate = error instanceof Error ? /^Duplicate key '(.*)' encountered/s.exec(error.message) : null
   if (duplicate?.[1] !== undefined) {
     return `the request body repeats the key ${JSON.stringify(truncate(duplicate[1]))} with different values`
   }

@@ -5,7 +5,6 @@ import * as t from 'io-ts'
 import { PathReporter } from 'io-ts/lib/PathReporter.js'
 import { ErrorDocument, NewPlant, toViolations, WellFormedString, type Violation } from '../../core/index.js'
 import { markedValue, SUBMITTED_MARKER } from '../support/arbitraries.js'
-import { pendingWhileBugStands } from '../support/known-bug.js'
 
 const violationsFrom = <A, O>(codec: t.Type<A, O>, input: unknown): ReadonlyArray<Violation> => {
   const result = codec.decode(input)
@@ -39,7 +38,7 @@ describe('toViolations', function () {
     expect(violationsFrom(Garden, { plot: { bed: { plant: 5 }, label: '\uD800', rows: 'three' } })).to.deep.equal([
       { path: 'plot.bed.plant', expected: 'a string' },
       { path: 'plot.label', expected: 'a string of well-formed Unicode (no lone surrogate)' },
-      { path: 'plot.rows', expected: 'number' },
+      { path: 'plot.rows', expected: 'a number' },
     ])
     expect(pathsFrom(Garden, { plot: {} })).to.deep.equal(['plot.bed'])
     expect(pathsFrom(Garden, {})).to.deep.equal(['plot'])
@@ -49,7 +48,7 @@ describe('toViolations', function () {
     const Either = t.type({ name: t.union([WellFormedString, WellFormedString, t.number]) })
     expect(violationsFrom(Either, { name: true })).to.deep.equal([
       { path: 'name', expected: 'a string' },
-      { path: 'name', expected: 'number' },
+      { path: 'name', expected: 'a number' },
     ])
   })
 
@@ -81,34 +80,16 @@ describe('toViolations', function () {
   })
 
   it('names a field of an exact type that is not an intersection', async function () {
-    await pendingWhileBugStands(
-      this,
-      'toViolations drops the key directly under t.exact(t.type(...)): ErrorDocument.decode({ error: 2 ** 31, message: "m" }) gives path "" (expected "error"), and t.type({ a: t.exact(t.type({ b: t.string })) }) gives "a" (expected "a.b"); pathOf keeps an entry only when the one before it is an InterfaceType or PartialType, and t.exact passes its own context entry to the inner type',
-      () => {
-        expect(pathsFrom(ErrorDocument, { error: 2 ** 31, message: 'm' })).to.deep.equal(['error'])
-        expect(pathsFrom(t.type({ a: t.exact(t.type({ b: t.string })) }), { a: { b: 1 } })).to.deep.equal(['a.b'])
-      },
-    )
+    expect(pathsFrom(ErrorDocument, { error: 2 ** 31, message: 'm' })).to.deep.equal(['error'])
+    expect(pathsFrom(t.type({ a: t.exact(t.type({ b: t.string })) }), { a: { b: 1 } })).to.deep.equal(['a.b'])
   })
 
   it('names the element of an array that is wrong', async function () {
-    await pendingWhileBugStands(
-      this,
-      'toViolations drops array indexes: t.type({ plants: t.array(t.type({ name: t.string })) }) on { plants: [{ name: "a" }, { name: 1 }] } gives path "plants.name" (expected "plants.1.name")',
-      () => {
-        const Plants = t.type({ plants: t.array(t.type({ name: t.string })) })
-        expect(pathsFrom(Plants, { plants: [{ name: 'a' }, { name: 1 }] })).to.deep.equal(['plants.1.name'])
-      },
-    )
+    const Plants = t.type({ plants: t.array(t.type({ name: t.string })) })
+    expect(pathsFrom(Plants, { plants: [{ name: 'a' }, { name: 1 }] })).to.deep.equal(['plants.1.name'])
   })
 
   it('says what a top-level codec that is not an object expected', async function () {
-    await pendingWhileBugStands(
-      this,
-      'toViolations(t.string.decode(5)) says { path: "", expected: "a JSON object" }: describeExpected calls any top-level value without a message "a JSON object"',
-      () => {
-        expect(violationsFrom(t.string, 5)).to.deep.equal([{ path: '', expected: 'a string' }])
-      },
-    )
+    expect(violationsFrom(t.string, 5)).to.deep.equal([{ path: '', expected: 'a string' }])
   })
 })
