@@ -1,11 +1,11 @@
 // `npm run bench`: speed and memory of the hot path, each reported as a ratio against a reference
 // measured in the same run, so the numbers compare across machines. Nothing here asserts a time.
 import { once } from 'node:events'
-import { createServer, request, Agent } from 'node:http'
+import { createServer, request, Agent, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import Koa from 'koa'
 import bodyParser from 'koa-bodyparser'
-import { createHttpApp } from '../adapters/http/app.js'
+import { createHttpApp, createHttpServer } from '../adapters/http/index.js'
 import { parseExactJson } from '../adapters/http/exact-json.js'
 import { makeInMemoryPlantStore } from '../adapters/in-memory/plant-store.js'
 import { makeStaticTokenAuthenticator } from '../adapters/static-tokens/authenticator.js'
@@ -37,8 +37,7 @@ const parseBenchmarks = (): void => {
   }
 }
 
-const listen = async (handler: ReturnType<Koa['callback']>): Promise<{ port: number; close: () => void }> => {
-  const server = createServer((req, res) => void handler(req, res))
+const listen = async (server: Server): Promise<{ port: number; close: () => void }> => {
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
   return { port: (server.address() as AddressInfo).port, close: () => server.close() }
@@ -97,11 +96,12 @@ const requestBenchmark = async (): Promise<void> => {
     bodyLimitBytes: 64 * 1024,
   })
   const total = 20_000
-  const reference = await listen(bare.callback())
+  const handleBare = bare.callback()
+  const reference = await listen(createServer((req, res) => void handleBare(req, res)))
   await load(reference.port, 2000, 16)
   const referenceRate = await load(reference.port, total, 16)
   reference.close()
-  const service = await listen(full.callback())
+  const service = await listen(createHttpServer(full))
   await load(service.port, 2000, 16)
   const serviceRate = await load(service.port, total, 16)
   service.close()

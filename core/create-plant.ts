@@ -26,7 +26,8 @@ export const createPlant =
   ({ plantStore }: CreatePlantDeps) =>
   (_principal: Principal, input: unknown): TE.TaskEither<CreatePlantError, Plant> =>
     pipe(
-      TE.fromEither(decodeNewPlant(input)),
+      // Decoding waits until the task runs: building a TaskEither does no work.
+      TE.fromIOEither(() => decodeNewPlant(input)),
       TE.flatMap((plant) =>
         pipe(
           plantStore.insertUnlessExists(plant),

@@ -50,8 +50,8 @@ export type AuthError = Unauthenticated | InsufficientScope | AuthenticationUnav
 
 export type CreatePlantError = InvalidInput | PlantConflict | StorageUnavailable
 
-/** Every outcome the domain reports as a value rather than a plant. */
-export type PlantStoreError = AuthError | CreatePlantError
+/** Every error the domain reports as a value: authentication's and creation's. */
+export type DomainError = AuthError | CreatePlantError
 
 export const invalidInput = (violations: ReadonlyArray<Violation>): InvalidInput => ({
   _tag: 'InvalidInput',

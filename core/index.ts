@@ -23,7 +23,7 @@ export type {
   InsufficientScope,
   InvalidInput,
   PlantConflict,
-  PlantStoreError,
+  DomainError,
   StorageUnavailable,
   Unauthenticated,
   Violation,

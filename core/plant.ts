@@ -26,7 +26,11 @@ const NewPlantFields = t.exact(
 export const NewPlant = new t.Type<t.TypeOf<typeof NewPlantFields>, t.OutputOf<typeof NewPlantFields>, unknown>(
   'NewPlant',
   NewPlantFields.is,
-  (u, c) => (isRecord(u) ? NewPlantFields.validate(ownDefinedFields(u), c) : t.failure(u, c, 'a JSON object')),
+  (u, c) => {
+    if (!isRecord(u)) return t.failure(u, c, 'a JSON object')
+    const fields = ownDefinedFields(u)
+    return fields === undefined ? t.failure(u, c, 'an object whose fields can be read') : NewPlantFields.validate(fields, c)
+  },
   NewPlantFields.encode,
 )
 export type NewPlant = t.TypeOf<typeof NewPlant>
@@ -34,8 +38,15 @@ export type NewPlant = t.TypeOf<typeof NewPlant>
 const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === 'object' && u !== null && !Array.isArray(u)
 
-const ownDefinedFields = (u: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(u).filter(([, value]) => value !== undefined))
+// Reading the fields of an embedder's object can run its getters, or trap on a revoked Proxy:
+// such an input is refused as a value, never thrown out of the codec.
+const ownDefinedFields = (u: Record<string, unknown>): Record<string, unknown> | undefined => {
+  try {
+    return Object.fromEntries(Object.entries(u).filter(([, value]) => value !== undefined))
+  } catch {
+    return undefined
+  }
+}
 
 /** The response shape: a plant as the store shows it, without its id. */
 export const Plant = t.exact(

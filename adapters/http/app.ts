@@ -1,10 +1,11 @@
 import Router from '@koa/router'
 import Koa from 'koa'
 import type { Authenticator, PlantStore } from '../../core/index.js'
+import { isLiteralBasePath } from './base-path.js'
 import { createPlantRoute } from './create-plant-route.js'
 import { makeJsonBodyReader } from './json-body.js'
 import type { Logger } from './logger.js'
-import { errorBoundary, notFound, rejectOtherMethods, requestLog } from './middleware.js'
+import { errorBoundary, notFound, rejectOtherMethods, requestLog, requireHost } from './middleware.js'
 import { openApiDocument } from './openapi-document.js'
 import { healthz, readyz } from './probe-routes.js'
 import { sendJson } from './respond.js'
@@ -25,9 +26,13 @@ export interface HttpAppDeps {
  * where load balancers and tooling look for them.
  */
 export const createHttpApp = ({ plantStore, authenticator, log, basePath, bodyLimitBytes }: HttpAppDeps): Koa => {
+  if (!isLiteralBasePath(basePath)) {
+    throw new TypeError(`createHttpApp: basePath must be '' or like '/api/v1' (unreserved characters only)`)
+  }
   const plants = `${basePath}/plants`
   const document = openApiDocument(basePath)
-  const router = new Router()
+  // Paths match exactly as written: /PLANTS and /plants/ are other paths, answered 404.
+  const router = new Router({ sensitive: true, strict: true })
     .post(plants, createPlantRoute({ plantStore, authenticator, readJsonBody: makeJsonBodyReader(bodyLimitBytes) }))
     .all(plants, rejectOtherMethods(['POST']))
     .get('/openapi.json', async (ctx) => sendJson(ctx, 200, document))
@@ -40,6 +45,7 @@ export const createHttpApp = ({ plantStore, authenticator, log, basePath, bodyLi
   const app = new Koa()
   app.use(requestLog(log))
   app.use(errorBoundary())
+  app.use(requireHost())
   app.use(router.routes())
   app.use(notFound())
   return app

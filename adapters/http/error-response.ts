@@ -1,8 +1,8 @@
-import type { ErrorDocument, PlantStoreError, Violation } from '../../core/index.js'
+import type { ErrorDocument, DomainError, Violation } from '../../core/index.js'
 import type { RequestProblem } from './request-problems.js'
 
 /** Everything a request can fail with: the domain's errors and the transport's. */
-export type Problem = PlantStoreError | RequestProblem
+export type Problem = DomainError | RequestProblem
 
 /** An HTTP answer to a problem: status, extra headers, and the Error document. */
 export interface ErrorResponse {
@@ -23,6 +23,8 @@ export const toErrorResponse = (problem: Problem): ErrorResponse => {
       return answer(400, describeViolations(problem.violations))
     case 'MalformedBody':
       return answer(400, `Send a JSON object: ${problem.detail}.`)
+    case 'MalformedRequest':
+      return answer(400, 'The request is not well-formed HTTP/1.1.')
     case 'Unauthenticated':
       return problem.reason === 'Missing'
         ? answer(401, problem.detail, { 'WWW-Authenticate': REALM })
@@ -32,9 +34,11 @@ export const toErrorResponse = (problem: Problem): ErrorResponse => {
         'WWW-Authenticate': `${REALM}, error="insufficient_scope", scope="${problem.requiredScope}"`,
       })
     case 'RouteNotFound':
-      return answer(404, `There is nothing at ${problem.path}.`)
+      return answer(404, 'There is nothing at this path; the operation is POST /plants (see /openapi.json).')
     case 'MethodNotAllowed':
       return answer(405, `Use ${problem.allowed.join(' or ')} here.`, { Allow: problem.allowed.join(', ') })
+    case 'RequestTimeout':
+      return answer(408, 'The request took too long to arrive.')
     case 'PlantConflict':
       return answer(
         409,
@@ -44,6 +48,8 @@ export const toErrorResponse = (problem: Problem): ErrorResponse => {
       return answer(413, `The request body is larger than ${problem.limitBytes} bytes.`)
     case 'UnsupportedMediaType':
       return answer(415, problem.detail)
+    case 'HeadersTooLarge':
+      return answer(431, 'The request headers are too large.')
     case 'StorageUnavailable':
       return answer(503, 'Storage is unavailable; try again shortly.', { 'Retry-After': '1' })
     case 'AuthenticationUnavailable':

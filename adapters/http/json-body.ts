@@ -29,7 +29,7 @@ export const makeJsonBodyReader = (limitBytes: number) => {
 }
 
 const requireJsonContentType = (ctx: Koa.Context): E.Either<RequestProblem, void> => {
-  if (!isJsonMediaType(ctx.request.type)) {
+  if (!isJsonMediaType(mediaTypeOf(ctx.get('Content-Type')))) {
     return E.left(unsupportedMediaType('Send the request body as application/json.'))
   }
   // RFC 8259 section 8.1: JSON exchanged between systems is UTF-8; no other charset is read.
@@ -39,7 +39,10 @@ const requireJsonContentType = (ctx: Koa.Context): E.Either<RequestProblem, void
     : E.left(unsupportedMediaType('Send the request body as application/json in UTF-8.'))
 }
 
-// `type` is the media type without parameters, lower-cased by Koa.
+// Media types are case-insensitive (RFC 9110 section 8.3.1); Koa's `request.type` is neither
+// lower-cased nor trimmed, so the header is read here.
+const mediaTypeOf = (contentType: string): string => (contentType.split(';')[0] ?? '').trim().toLowerCase()
+
 const isJsonMediaType = (type: string): boolean =>
   type === 'application/json' || /^application\/[^/]+\+json$/.test(type)
 
@@ -75,5 +78,14 @@ const classifyReadError = (error: unknown, limitBytes: number): RequestProblem =
   if (type === 'request.aborted' || type === 'request.size.invalid') {
     return malformedBody('the request body ended before its declared length')
   }
+  if (isDecompressionError(error)) {
+    return malformedBody('the request body does not decompress as its Content-Encoding says')
+  }
   return unexpectedFailure(error)
+}
+
+// zlib reports bad gzip/deflate data as Z_* codes and bad brotli data as ERR__ERROR_FORMAT_*.
+const isDecompressionError = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__ERROR_FORMAT'))
 }

@@ -1,6 +1,6 @@
 import type Koa from 'koa'
 import type { Logger } from './logger.js'
-import { methodNotAllowed, routeNotFound, unexpectedFailure } from './request-problems.js'
+import { malformedRequest, methodNotAllowed, routeNotFound, unexpectedFailure } from './request-problems.js'
 import { sendProblem } from './respond.js'
 
 /**
@@ -34,12 +34,25 @@ export const requestLog =
     const subject: unknown = ctx.state['subject']
     if (typeof subject === 'string') fields['subject'] = subject
     const problem = ctx.state['problem'] as { cause?: unknown } | undefined
-    if (ctx.status >= 500) {
+    // A 503 is an outage being reported, expected while it lasts: a warning with the cause's
+    // message, not a stack per request. Any other 5xx is a defect worth its whole stack.
+    if (ctx.status === 503) {
+      log.warn('request refused: dependency unavailable', { ...fields, cause: messageOf(problem?.cause) })
+    } else if (ctx.status >= 500) {
       log.error('request failed', { ...fields, cause: describeCause(problem?.cause) })
     } else {
       log.info('request', fields)
     }
   }
+
+/** Refuses an HTTP/1.1 request without a Host header, as RFC 9112 section 3.2 requires. */
+export const requireHost = (): Koa.Middleware => async (ctx, next) => {
+  if (ctx.req.httpVersionMajor === 1 && ctx.req.httpVersionMinor >= 1 && ctx.get('Host') === '') {
+    sendProblem(ctx, malformedRequest)
+    return
+  }
+  await next()
+}
 
 /** Answers 405 with `Allow` for a path whose other methods are routed elsewhere. */
 export const rejectOtherMethods =
@@ -52,6 +65,8 @@ export const rejectOtherMethods =
 export const notFound = (): Koa.Middleware => async (ctx) => {
   sendProblem(ctx, routeNotFound(ctx.path))
 }
+
+const messageOf = (cause: unknown): unknown => (cause instanceof Error ? cause.message : cause)
 
 const describeCause = (cause: unknown): unknown =>
   cause instanceof Error ? { name: cause.name, message: cause.message, stack: cause.stack } : cause

@@ -6,6 +6,9 @@ export type RequestProblem =
   | { readonly _tag: 'RouteNotFound'; readonly path: string }
   | { readonly _tag: 'MethodNotAllowed'; readonly allowed: ReadonlyArray<string> }
   | { readonly _tag: 'UnexpectedFailure'; readonly cause: unknown }
+  | { readonly _tag: 'MalformedRequest' }
+  | { readonly _tag: 'HeadersTooLarge' }
+  | { readonly _tag: 'RequestTimeout' }
 
 export const unsupportedMediaType = (detail: string): RequestProblem => ({ _tag: 'UnsupportedMediaType', detail })
 export const payloadTooLarge = (limitBytes: number): RequestProblem => ({ _tag: 'PayloadTooLarge', limitBytes })
@@ -16,3 +19,6 @@ export const methodNotAllowed = (allowed: ReadonlyArray<string>): RequestProblem
   allowed,
 })
 export const unexpectedFailure = (cause: unknown): RequestProblem => ({ _tag: 'UnexpectedFailure', cause })
+export const malformedRequest: RequestProblem = { _tag: 'MalformedRequest' }
+export const headersTooLarge: RequestProblem = { _tag: 'HeadersTooLarge' }
+export const requestTimeout: RequestProblem = { _tag: 'RequestTimeout' }

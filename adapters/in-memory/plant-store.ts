@@ -1,7 +1,7 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { alreadyStored, inserted, type NewPlant, type PlantId, type PlantStore } from '../../core/index.js'
 
-/** The in-memory store, plus a read-only look inside for tests that assert on stored state. */
+/** The in-memory store, plus a look inside (copies) for tests that assert on stored state. */
 export interface InMemoryPlantStore extends PlantStore {
   /** The plant stored under an id, if any. */
   readonly find: (id: PlantId | bigint) => NewPlant | undefined
@@ -27,7 +27,10 @@ export const makeInMemoryPlantStore = (): InMemoryPlantStore => {
         return inserted(copy)
       }),
     checkReady: () => TE.right(undefined),
-    find: (id) => plants.get(id),
-    all: () => [...plants.values()],
+    find: (id) => {
+      const stored = plants.get(id)
+      return stored === undefined ? undefined : { ...stored }
+    },
+    all: () => [...plants.values()].map((stored) => ({ ...stored })),
   }
 }

@@ -1,4 +1,5 @@
 import * as t from 'io-ts'
+import { isLiteralBasePath } from '../../adapters/http/index.js'
 import { BearerToken } from '../../core/index.js'
 
 // Codecs from one environment variable's text to a typed setting. An unset or empty variable is
@@ -41,8 +42,8 @@ export const Host = setting('Host', 'a host name or IP address to listen on, wit
 
 export const BasePath = setting(
   'BasePath',
-  "a path prefix such as /api/v1: starting with '/', without a trailing '/', query or spaces",
-  (text) => (/^(\/[A-Za-z0-9\-._~!$&'()*+,;=:@%]+)+$/.test(text) ? text : undefined),
+  "a path prefix such as /api/v1: segments of A-Z a-z 0-9 - . _ ~, each after a '/', no trailing '/'",
+  (text) => (isLiteralBasePath(text) ? text : undefined),
 )
 
 const MIN_TOKEN_LENGTH = 16

@@ -1,8 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { once } from 'node:events'
-import { createServer, type Server } from 'node:http'
+import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createHttpApp } from '../../adapters/http/app.js'
+import { createHttpApp, createHttpServer } from '../../adapters/http/index.js'
 import type { Logger } from '../../adapters/http/logger.js'
 import type { ServiceConfig } from './config.js'
 import { openAuthenticator } from './authentication.js'
@@ -34,10 +34,12 @@ export const startService = async (config: ServiceConfig, log: Logger): Promise<
     bodyLimitBytes: config.bodyLimitBytes,
   })
   app.silent = true
-  const handle = app.callback()
-  const server = createServer((req, res) => void handle(req, res))
-  server.listen(config.port, config.host)
-  await once(server, 'listening')
+  const server = createHttpServer(app)
+  const listening = await listen(server, config)
+  if (E.isLeft(listening)) {
+    await storage.close()
+    return listening
+  }
   const url = urlOf(server)
   log.info('listening', { url, storage: storage.description, basePath: config.basePath })
   return E.right({
@@ -60,6 +62,22 @@ const stopAccepting = async (server: Server): Promise<void> => {
   await closed
   clearInterval(sweep)
   clearTimeout(forced)
+}
+
+// A port in use or an address this host does not have is a configuration problem: say which.
+const listen = async (server: Server, { port, host }: ServiceConfig): Promise<E.Either<string, void>> => {
+  server.listen(port, host)
+  try {
+    await once(server, 'listening')
+    return E.right(undefined)
+  } catch (error) {
+    const code = (error as { code?: unknown }).code
+    return E.left(
+      code === 'EADDRINUSE' || code === 'EACCES'
+        ? `PORT: expected a port this process may listen on; ${port} on ${host} is ${code === 'EADDRINUSE' ? 'in use' : 'not permitted'}`
+        : `HOST: expected an address of this machine to listen on; ${host} cannot be used (${String(code)})`,
+    )
+  }
 }
 
 const urlOf = (server: Server): string => {

@@ -15,6 +15,8 @@ export interface PlantStore {
   /**
    * Stores the plant unless its id is taken, in one atomic step, and reports what stands under
    * the id when it is. A `Right` means the answer is durable to the extent the adapter promises.
+   * Storage being unreachable or too slow is a `Left`; a defect (a bug, a stored document that is
+   * not a plant) rejects the task instead, for the caller's error boundary.
    */
   readonly insertUnlessExists: (plant: NewPlant) => TaskEither<StorageUnavailable, InsertOutcome>
   /** Succeeds when storage can serve requests now. */

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { execFile } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { isBuilt } from '../support/service-process.js'
@@ -17,6 +17,19 @@ describe('embedding the core, as the README shows', function () {
   it('runs against the built package and creates a plant', async function () {
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', example])
     expect(stdout.trim()).to.equal("{ name: 'Monstera' }")
+  })
+
+  it('resolves every subpath that package.json exports, with its type declarations', async function () {
+    const manifest = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as {
+      exports: Record<string, string | { types: string; default: string }>
+    }
+    for (const [subpath, target] of Object.entries(manifest.exports)) {
+      if (typeof target === 'string') continue
+      expect(existsSync(fileURLToPath(new URL(`../../${target.types}`, import.meta.url))), `${subpath} types`).to.equal(true)
+      const specifier = `plant-store${subpath.slice(1)}`
+      const loaded = (await import(specifier)) as Record<string, unknown>
+      expect(Object.keys(loaded), specifier).to.have.length.above(0)
+    }
   })
 
   it('is the code the README shows, verbatim', function () {

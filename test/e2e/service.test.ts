@@ -1,5 +1,7 @@
 import { expect } from 'chai'
-import { request } from 'node:http'
+import { once } from 'node:events'
+import { createServer, request } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { isBuilt, startServiceProcess, type ServiceProcess } from '../support/service-process.js'
 import { expectErrorDocument, expectPlant } from '../support/responses.js'
 
@@ -86,6 +88,21 @@ describe('the service as npm start runs it', function () {
       body: '{"id":1,"name":"x"}',
     })
     await expectPlant(response, { name: 'x' })
+  })
+
+  it('names PORT and exits 1 when the port is taken, without a stack trace', async function () {
+    const holder = createServer()
+    holder.listen(0, '127.0.0.1')
+    await once(holder, 'listening')
+    try {
+      const { port } = holder.address() as AddressInfo
+      service = startServiceProcess({ PORT: String(port), PLANT_STORE_TOKENS: TOKEN })
+      expect(await service.exited).to.equal(1)
+      expect(service.stderr()).to.include(`PORT: expected a port this process may listen on; ${port} on 127.0.0.1 is in use`)
+      expect(service.stderr()).to.not.match(/\n\s+at /)
+    } finally {
+      holder.close()
+    }
   })
 
   it('refuses a bad configuration with exit status 1 and a message naming each variable', async function () {

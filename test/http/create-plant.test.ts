@@ -1,4 +1,5 @@
 import { expect } from 'chai'
+import { gzipSync } from 'node:zlib'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { makeInMemoryPlantStore, type InMemoryPlantStore } from '../../adapters/in-memory/plant-store.js'
 import type { PlantStore } from '../../core/index.js'
@@ -184,6 +185,25 @@ describe('POST /plants', function () {
         'Content-Type': 'application/json; charset=iso-8859-1',
       })
       await expectErrorDocument(response, 415)
+    })
+
+    for (const contentType of ['APPLICATION/JSON', 'Application/Json; charset=utf-8', 'application/json ;charset=utf-8']) {
+      it(`reads the media type case-insensitively: ${contentType}`, async function () {
+        await expectPlant(await postPlant(app.url, '{"id":15,"name":"x"}', { 'Content-Type': contentType }), { name: 'x' })
+      })
+    }
+
+    it('accepts a gzip body, and answers 400 for one that does not decompress', async function () {
+      const whole = gzipSync('{"id":16,"name":"zipped"}')
+      await expectPlant(await postPlant(app.url, new Uint8Array(whole), { 'Content-Encoding': 'gzip' }), { name: 'zipped' })
+      await expectErrorDocument(await postPlant(app.url, '{"id":17,"name":"x"}', { 'Content-Encoding': 'gzip' }), 400)
+      const truncated = new Uint8Array(whole.subarray(0, whole.length - 6))
+      await expectErrorDocument(await postPlant(app.url, truncated, { 'Content-Encoding': 'gzip' }), 400)
+      expect(store.find(17n)).to.equal(undefined)
+    })
+
+    it('answers 415 for a Content-Encoding it cannot decode', async function () {
+      await expectErrorDocument(await postPlant(app.url, '{"id":18,"name":"x"}', { 'Content-Encoding': 'compress' }), 415)
     })
 
     it('accepts application/json with charset=utf-8 and +json media types', async function () {

@@ -1,4 +1,6 @@
 import { expect } from 'chai'
+import { connect } from 'node:net'
+import { createHttpApp } from '../../adapters/http/index.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { storageUnavailable, type PlantStore } from '../../core/index.js'
 import { TOKEN, postPlant, startTestApp, type TestApp } from '../support/http-app.js'
@@ -30,6 +32,43 @@ describe('routes beside the operation', function () {
   it('answers 404 with an Error document for an unknown path', async function () {
     for (const path of ['/', '/plant', '/plants/1', '/PLANTS/x/y', '/healthz/deep']) {
       await expectErrorDocument(await fetch(`${app.url}${path}`, { method: 'POST' }), 404)
+    }
+  })
+
+  it('matches paths exactly: another case or a trailing slash is another path', async function () {
+    for (const path of ['/PLANTS', '/plants/', '/Healthz', '/healthz/']) {
+      const response = await fetch(`${app.url}${path}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+        body: '{"id":1,"name":"x"}',
+      })
+      await expectErrorDocument(response, 404)
+    }
+  })
+
+  it('answers an HTTP/1.1 request without a Host header with a 400 Error document', async function () {
+    const reply = await rawExchange(app.url, 'GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n')
+    expect(reply).to.match(/^HTTP\/1\.1 400 /)
+    expect(reply).to.match(/content-type: application\/json/i)
+    expect(reply).to.include('"error":400')
+  })
+
+  it('answers a request Node cannot parse with a 400 Error document', async function () {
+    const reply = await rawExchange(app.url, 'NOT HTTP AT ALL\r\n\r\n')
+    expect(reply).to.match(/^HTTP\/1\.1 400 /)
+    expect(reply).to.match(/content-type: application\/json/i)
+    expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).to.have.keys(['error', 'message'])
+  })
+
+  it('answers headers that are too large with a 431 Error document', async function () {
+    const reply = await rawExchange(app.url, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`)
+    expect(reply).to.match(/^HTTP\/1\.1 431 /)
+    expect(reply).to.include('"error":431')
+  })
+
+  it('refuses to build an app whose base path the router would read as a pattern', function () {
+    for (const basePath of ['/:tenant', '/a*', '/v(1)', '/a+b', 'api', '/api/']) {
+      expect(() => createHttpApp({ ...app.deps, basePath }), basePath).to.throw(TypeError, /basePath/)
     }
   })
 
@@ -89,3 +128,15 @@ describe('routes beside the operation', function () {
     })
   })
 })
+
+/** Sends raw bytes to the app and answers everything it sends back until it closes. */
+const rawExchange = (url: string, request: string): Promise<string> =>
+  new Promise<string>((resolve, reject) => {
+    const { port } = new URL(url)
+    const socket = connect(Number(port), '127.0.0.1', () => socket.write(request))
+    let received = ''
+    socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk))
+    socket.on('close', () => resolve(received))
+    socket.on('error', reject)
+    socket.setTimeout(3000, () => socket.destroy(new Error('no answer within 3 s')))
+  })

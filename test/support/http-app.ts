@@ -1,7 +1,6 @@
 import { once } from 'node:events'
-import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createHttpApp, type HttpAppDeps } from '../../adapters/http/app.js'
+import { createHttpApp, createHttpServer, type HttpAppDeps } from '../../adapters/http/index.js'
 import type { Logger } from '../../adapters/http/logger.js'
 import { makeInMemoryPlantStore } from '../../adapters/in-memory/plant-store.js'
 import { makeStaticTokenAuthenticator } from '../../adapters/static-tokens/authenticator.js'
@@ -37,8 +36,7 @@ export const startTestApp = async (overrides: Partial<HttpAppDeps> = {}): Promis
   }
   const app = createHttpApp(deps)
   app.silent = true
-  const handle = app.callback()
-  const server = createServer((req, res) => void handle(req, res))
+  const server = createHttpServer(app)
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
   const { port } = server.address() as AddressInfo

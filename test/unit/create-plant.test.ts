@@ -159,6 +159,18 @@ describe('createPlant', function () {
       expect(Object.keys(stored ?? {})).to.deep.equal(['id', 'name'])
     })
 
+    it('answers input whose fields cannot be read with a value, and builds the task without running it', async function () {
+      const hostile = {
+        get id(): bigint {
+          throw new Error('getter')
+        },
+        name: 'x',
+      }
+      const task = createPlant({ plantStore: store })(await principalFor({ subject: 'x', scopes: [] }), hostile)
+      expectLeftTag(await task(), 'InvalidInput')
+      expect(memory.all()).to.deep.equal([])
+    })
+
     it('does not store a plant whose fields are inherited rather than its own', async function () {
       const result = await create(Object.create({ id: 11n, name: 'x' }) as unknown)
       expectLeftTag(result, 'InvalidInput')
