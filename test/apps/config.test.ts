@@ -55,6 +55,15 @@ describe('configuration from the environment', function () {
     })
   })
 
+  it('stores in MongoDB database plant_store, with a 5 s deadline, when only MONGODB_URI is set', function () {
+    expect(expectRight(loadConfig({ MONGODB_URI: 'mongodb://127.0.0.1:27017' })).storage).to.deep.equal({
+      _tag: 'MongoDb',
+      uri: 'mongodb://127.0.0.1:27017',
+      dbName: 'plant_store',
+      timeoutMs: 5000,
+    })
+  })
+
   it('reads body limits in bytes or with a unit', function () {
     for (const [text, bytes] of [['65536', 65536], ['64kb', 65536], ['64KiB', 65536], ['2MiB', 2097152], ['10b', 10]] as const) {
       expect(expectRight(loadConfig({ BODY_LIMIT: text })).bodyLimitBytes, text).to.equal(bytes)

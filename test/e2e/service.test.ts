@@ -44,6 +44,20 @@ describe('the service as npm start runs it', function () {
     expect(service.stdout()).to.include('"msg":"stopped"')
   })
 
+  it('takes BASE_PATH and BODY_LIMIT from the environment', async function () {
+    service = startServiceProcess({ PLANT_STORE_TOKENS: TOKEN, BASE_PATH: '/api/v1', BODY_LIMIT: '1kb' })
+    const url = await service.listening
+    const post = (path: string, body: string) =>
+      fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+        body,
+      })
+    await expectPlant(await post('/api/v1/plants', `{"id":1,"name":"${'a'.repeat(900)}"}`), { name: 'a'.repeat(900) })
+    await expectErrorDocument(await post('/api/v1/plants', `{"id":2,"name":"${'a'.repeat(1100)}"}`), 413)
+    await expectErrorDocument(await post('/plants', '{"id":3,"name":"x"}'), 404)
+  })
+
   it('lets a request in flight finish before it stops', async function () {
     service = startServiceProcess({ PLANT_STORE_TOKENS: TOKEN })
     const { hostname, port } = new URL(await service.listening)
@@ -81,6 +95,8 @@ describe('the service as npm start runs it', function () {
     const url = await service.listening
     const token = /Development token[^\n]*\n\s+(\S+)/.exec(service.stderr())?.[1]
     expect(token, 'the printed development token').to.be.a('string')
+    expect(service.stderr().split(token ?? '').length - 1, 'times the token is printed').to.equal(1)
+    expect(service.stdout()).to.not.include(token ?? '')
     expect(service.stdout()).to.include('development token')
     const response = await fetch(`${url}/plants`, {
       method: 'POST',
