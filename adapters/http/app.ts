@@ -21,7 +21,8 @@ export interface HttpAppDeps {
 }
 
 /**
- * Builds the Koa app of the service. It does not listen: the caller serves `app.callback()`.
+ * Builds the Koa app of the service. It does not listen: the caller serves it, through
+ * `createHttpServer` or its own server.
  * The operation lives under the base path; the OpenAPI document and the probes at the root,
  * where load balancers and tooling look for them.
  */
@@ -33,14 +34,16 @@ export const createHttpApp = ({ plantStore, authenticator, log, basePath, bodyLi
   const document = openApiDocument(basePath)
   // Paths match exactly as written: /PLANTS and /plants/ are other paths, answered 404.
   const router = new Router({ sensitive: true, strict: true })
-    .post(plants, createPlantRoute({ plantStore, authenticator, readJsonBody: makeJsonBodyReader(bodyLimitBytes) }))
-    .all(plants, rejectOtherMethods(['POST']))
-    .get('/openapi.json', async (ctx) => sendJson(ctx, 200, document))
-    .all('/openapi.json', rejectOtherMethods(['GET', 'HEAD']))
-    .get('/healthz', healthz())
-    .all('/healthz', rejectOtherMethods(['GET', 'HEAD']))
-    .get('/readyz', readyz(plantStore))
-    .all('/readyz', rejectOtherMethods(['GET', 'HEAD']))
+  router.post(plants, createPlantRoute({ plantStore, authenticator, readJsonBody: makeJsonBodyReader(bodyLimitBytes) }))
+  router.all(plants, rejectOtherMethods(['POST']))
+  for (const [path, handler] of [
+    ['/openapi.json', async (ctx: Koa.Context) => sendJson(ctx, 200, document)],
+    ['/healthz', healthz()],
+    ['/readyz', readyz(plantStore)],
+  ] as const) {
+    router.get(path, handler)
+    router.all(path, rejectOtherMethods(['GET', 'HEAD']))
+  }
 
   const app = new Koa()
   app.use(requestLog(log))

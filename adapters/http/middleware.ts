@@ -63,7 +63,7 @@ export const rejectOtherMethods =
 
 /** Answers 404 for any path no route claimed. */
 export const notFound = (): Koa.Middleware => async (ctx) => {
-  sendProblem(ctx, routeNotFound(ctx.path))
+  sendProblem(ctx, routeNotFound)
 }
 
 const messageOf = (cause: unknown): unknown => (cause instanceof Error ? cause.message : cause)

@@ -3,7 +3,7 @@ export type RequestProblem =
   | { readonly _tag: 'UnsupportedMediaType'; readonly detail: string }
   | { readonly _tag: 'PayloadTooLarge'; readonly limitBytes: number }
   | { readonly _tag: 'MalformedBody'; readonly detail: string }
-  | { readonly _tag: 'RouteNotFound'; readonly path: string }
+  | { readonly _tag: 'RouteNotFound' }
   | { readonly _tag: 'MethodNotAllowed'; readonly allowed: ReadonlyArray<string> }
   | { readonly _tag: 'UnexpectedFailure'; readonly cause: unknown }
   | { readonly _tag: 'MalformedRequest' }
@@ -13,7 +13,7 @@ export type RequestProblem =
 export const unsupportedMediaType = (detail: string): RequestProblem => ({ _tag: 'UnsupportedMediaType', detail })
 export const payloadTooLarge = (limitBytes: number): RequestProblem => ({ _tag: 'PayloadTooLarge', limitBytes })
 export const malformedBody = (detail: string): RequestProblem => ({ _tag: 'MalformedBody', detail })
-export const routeNotFound = (path: string): RequestProblem => ({ _tag: 'RouteNotFound', path })
+export const routeNotFound: RequestProblem = { _tag: 'RouteNotFound' }
 export const methodNotAllowed = (allowed: ReadonlyArray<string>): RequestProblem => ({
   _tag: 'MethodNotAllowed',
   allowed,
