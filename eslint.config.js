@@ -1,7 +1,7 @@
 // @ts-check
 // Lint for Plant Store: typescript-eslint's strict rules, a few type-aware rules that catch lost
-// promises, no import cycles, and the hexagon's layer rules (test/architecture/layers.test.ts
-// checks the same layer rules without ESLint, so they hold even where lint is switched off).
+// promises, no import cycles, and the hexagon's layer rules. This file is the one layer checker;
+// test/architecture/lint-rules.test.ts proves each layer rule fires.
 import { readdirSync } from 'node:fs'
 import { defineConfig, globalIgnores } from 'eslint/config'
 import importX, { createNodeResolver } from 'eslint-plugin-import-x'
@@ -11,6 +11,14 @@ import tseslint from 'typescript-eslint'
 const adapterNames = readdirSync(new URL('./adapters/', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)
+
+// An import of an adapter's file other than its index, written from anywhere: `adapters/x/y.js`.
+const adapterInternals = (allowed = '') =>
+  `(^|/)adapters/${allowed === '' ? '' : `(?!${allowed}/)`}[^/]+/(?!index\\.js$)[^/]+`
+
+const THROUGH_INDEX =
+  'Import an adapter through its index (adapters/<name>/index.js): the index is its public surface, ' +
+  'and what it does not export is free to change.'
 
 const CORE_ONLY_FP =
   'The core imports only fp-ts, io-ts and itself: no frameworks, drivers or Node I/O. ' +
@@ -123,6 +131,24 @@ export default defineConfig([
       ],
     },
   },
+
+  {
+    // Outside an adapter, its index is the only way in (an adapter's own files are fenced above).
+    name: 'plant-store/layers/through-index',
+    files: ['**/*.ts', '**/*.js'],
+    ignores: ['core/**', 'adapters/**', 'test/adapters/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: adapterInternals(), message: THROUGH_INDEX }] }],
+    },
+  },
+  // An adapter's own tests may look inside it, and only inside it.
+  ...adapterNames.map((name) => ({
+    name: `plant-store/layers/through-index/test-${name}`,
+    files: [`test/adapters/${name}/**`],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: adapterInternals(name), message: THROUGH_INDEX }] }],
+    },
+  })),
 
   {
     name: 'plant-store/shipped-code',

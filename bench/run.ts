@@ -5,10 +5,9 @@ import { createServer, request, Agent, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import Koa from 'koa'
 import bodyParser from 'koa-bodyparser'
-import { createHttpApp, createHttpServer } from '../adapters/http/index.js'
-import { parseExactJson } from '../adapters/http/exact-json.js'
-import { makeInMemoryPlantStore } from '../adapters/in-memory/plant-store.js'
-import { makeStaticTokenAuthenticator } from '../adapters/static-tokens/authenticator.js'
+import { createHttpApp, createHttpServer, parseExactJson } from '../adapters/http/index.js'
+import { makeInMemoryPlantStore } from '../adapters/in-memory/index.js'
+import { makeStaticTokenAuthenticator } from '../adapters/static-tokens/index.js'
 
 const TOKEN = 'bench-token-0123456789abcdef'
 const silent = { info: () => {}, warn: () => {}, error: () => {} }

@@ -6,8 +6,6 @@ export { BearerToken } from './bearer-token.js'
 export type { BearerTokenBrand } from './bearer-token.js'
 export { createPlant, decodeNewPlant } from './create-plant.js'
 export type { CreatePlantDeps } from './create-plant.js'
-export { ErrorDocument, Int32 } from './error-document.js'
-export type { Int32Brand } from './error-document.js'
 export {
   authenticationUnavailable,
   insufficientScope,

@@ -1,4 +1,5 @@
-import type { ErrorDocument, DomainError, Violation } from '../../core/index.js'
+import type { DomainError, Violation } from '../../core/index.js'
+import type { ErrorDocument, ErrorStatus } from './error-document.js'
 import type { RequestProblem } from './request-problems.js'
 
 /** Everything a request can fail with: the domain's errors and the transport's. */
@@ -6,7 +7,7 @@ export type Problem = DomainError | RequestProblem
 
 /** An HTTP answer to a problem: status, extra headers, and the Error document. */
 export interface ErrorResponse {
-  readonly status: number
+  readonly status: ErrorStatus
   readonly headers: Readonly<Record<string, string>>
   readonly body: ErrorDocument
 }
@@ -63,10 +64,10 @@ export const toErrorResponse = (problem: Problem): ErrorResponse => {
   }
 }
 
-const answer = (status: number, message: string, headers: Record<string, string> = {}): ErrorResponse => ({
+const answer = (status: ErrorStatus, message: string, headers: Record<string, string> = {}): ErrorResponse => ({
   status,
   headers,
-  body: { error: status, message } as ErrorDocument,
+  body: { error: status, message },
 })
 
 const describeViolations = (violations: ReadonlyArray<Violation>): string => {

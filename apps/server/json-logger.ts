@@ -1,4 +1,4 @@
-import type { Logger } from '../../adapters/http/logger.js'
+import type { Logger } from '../../adapters/http/index.js'
 
 /** Writes one JSON object per line, the shape log collectors read without configuration. */
 export const makeJsonLogger = (write: (line: string) => void): Logger => {

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import { makeInMemoryPlantStore } from '../../adapters/in-memory/plant-store.js'
+import { makeInMemoryPlantStore } from '../../adapters/in-memory/index.js'
 import { openMongoPlantStore } from '../../adapters/mongodb/index.js'
 import type { PlantStore } from '../../core/index.js'
 import type { StorageConfig } from './config.js'

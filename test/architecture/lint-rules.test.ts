@@ -1,4 +1,3 @@
-import { readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { expect } from 'chai'
 import { ESLint } from 'eslint'
@@ -70,15 +69,39 @@ describe('eslint.config.js enforces the layers', function () {
   })
 
   it('refuses an adapter importing apps', async function () {
-    const appFile = readdirSync(`${ROOT}apps`, { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith('.ts'))
-    if (appFile === undefined) {
-      console.log('      (skipped: apps/ has no .ts file to import yet)')
-      this.skip()
-    }
     const findings = await layerFindings('adapters/in-memory/__lint_probe__.ts', [
-      `export * from '../../apps/${appFile.replace(/\.ts$/, '.js')}'`,
+      "export * from '../../apps/server/config.js'",
     ])
     expect(findings).to.have.lengthOf(1)
     expect(findings[0]).to.match(/no-restricted-paths: .*Adapters never import apps/)
+  })
+
+  it('lets code outside an adapter import it through its index', async () => {
+    const findings = await layerFindings('apps/server/__lint_probe__.ts', [
+      "export { createHttpApp } from '../../adapters/http/index.js'",
+      "export { makeInMemoryPlantStore } from '../../adapters/in-memory/index.js'",
+    ])
+    expect(findings).to.deep.equal([])
+  })
+
+  for (const probe of ['apps/server/__lint_probe__.ts', 'test/core/__lint_probe__.ts', 'test/adapters/http/__lint_probe__.ts']) {
+    it(`refuses ${probe.split('/').slice(0, -1).join('/')} importing an adapter past its index`, async () => {
+      const up = '../'.repeat(probe.split('/').length - 1)
+      const findings = await layerFindings(probe, [
+        `export { makeInMemoryPlantStore } from '${up}adapters/in-memory/plant-store.js'`,
+        `export type { Logger } from '${up}adapters/static-tokens/authenticator.js'`,
+      ])
+      expect(findings).to.have.lengthOf(2)
+      for (const finding of findings) expect(finding).to.match(/no-restricted-imports: .*Import an adapter through its index/)
+    })
+  }
+
+  it("lets an adapter's own tests import its files, and only its own", async () => {
+    const findings = await layerFindings('test/adapters/mongodb/__lint_probe__.ts', [
+      "export { toPlantDocument } from '../../../adapters/mongodb/plant-document.js'",
+      "export { parseExactJson } from '../../../adapters/http/exact-json.js'",
+    ])
+    expect(findings).to.have.lengthOf(1)
+    expect(findings[0]).to.match(/^2: no-restricted-imports: .*through its index/)
   })
 })

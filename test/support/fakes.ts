@@ -1,4 +1,4 @@
-import type { InMemoryPlantStore } from '../../adapters/in-memory/plant-store.js'
+import type { InMemoryPlantStore } from '../../adapters/in-memory/index.js'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import {

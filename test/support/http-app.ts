@@ -1,9 +1,8 @@
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
-import { createHttpApp, createHttpServer, type HttpAppDeps } from '../../adapters/http/index.js'
-import type { Logger } from '../../adapters/http/logger.js'
-import { makeInMemoryPlantStore } from '../../adapters/in-memory/plant-store.js'
-import { makeStaticTokenAuthenticator } from '../../adapters/static-tokens/authenticator.js'
+import { createHttpApp, createHttpServer, type HttpAppDeps, type Logger } from '../../adapters/http/index.js'
+import { makeInMemoryPlantStore } from '../../adapters/in-memory/index.js'
+import { makeStaticTokenAuthenticator } from '../../adapters/static-tokens/index.js'
 
 export const TOKEN = 'test-token-0123456789abcdef'
 

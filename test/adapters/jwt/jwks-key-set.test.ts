@@ -1,0 +1,134 @@
+import { expect } from 'chai'
+import type * as E from 'fp-ts/lib/Either.js'
+import { makeJwtAuthenticator, type JwksKeySource } from '../../../adapters/jwt/index.js'
+import { BearerToken, type AuthError, type Authenticator, type Identity } from '../../../core/index.js'
+import { expectLeftTag, expectRight } from '../../support/either.js'
+import { startJwksServer, type JwksServer } from '../../support/jwt/jwks-server.js'
+import { AUDIENCE, ISSUER, issueToken, makeSigningKey, sleep, SUBJECT, type SigningKey } from '../../support/jwt/tokens.js'
+
+// Short enough to keep the suite quick, long enough that a slow machine does not blur them.
+const COOLDOWN_MS = 300
+const TIMEOUT_MS = 300
+
+describe('JWT authenticator with a JWKS URL', () => {
+  let current: SigningKey
+  let next: SigningKey
+  let jwks: JwksServer
+
+  before(async () => {
+    ;[current, next] = await Promise.all([makeSigningKey('RS256', 'key-2024'), makeSigningKey('RS256', 'key-2025')])
+  })
+  beforeEach(async () => {
+    jwks = await startJwksServer([current.jwk])
+  })
+  afterEach(() => jwks.stop())
+
+  const authenticatorFor = (timing: Partial<Pick<JwksKeySource, 'cacheMaxAgeMs'>> = {}): Authenticator =>
+    makeJwtAuthenticator({
+      keys: { _tag: 'Jwks', url: jwks.url, algorithms: ['RS256'], cooldownMs: COOLDOWN_MS, timeoutMs: TIMEOUT_MS, ...timing },
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      clockToleranceSeconds: 30,
+    })
+
+  const verify = async (authenticator: Authenticator, key: SigningKey): Promise<E.Either<AuthError, Identity>> =>
+    authenticator.verify(expectRight(BearerToken.decode(await issueToken(key))))()
+
+  it('fetches the key set once and answers later tokens from the cache', async () => {
+    const authenticator = authenticatorFor()
+    for (let i = 0; i < 5; i += 1) expect(expectRight(await verify(authenticator, current)).subject).to.equal(SUBJECT)
+    expect(jwks.requestCount()).to.equal(1)
+  })
+
+  it('accepts a token signed by a rotated-in key once the cool-down has passed, without a restart', async () => {
+    const authenticator = authenticatorFor()
+    expectRight(await verify(authenticator, current))
+    jwks.publish([current.jwk, next.jwk])
+
+    // Within the cool-down the unknown kid is refused from the cache, without asking the provider.
+    expectLeftTag(await verify(authenticator, next), 'Unauthenticated')
+    expect(jwks.requestCount()).to.equal(1)
+
+    await sleep(COOLDOWN_MS + 100)
+    expect(expectRight(await verify(authenticator, next)).subject).to.equal(SUBJECT)
+    expect(expectRight(await verify(authenticator, current)).subject).to.equal(SUBJECT)
+    expect(jwks.requestCount()).to.equal(2)
+  })
+
+  it('does not let a flood of tokens with unknown kids make it hammer the provider', async () => {
+    const strangers = await Promise.all(Array.from({ length: 5 }, (_, i) => makeSigningKey('RS256', `forged-${i}`)))
+    const tokens = await Promise.all(strangers.map((key) => issueToken(key)))
+    const authenticator = authenticatorFor()
+    expectRight(await verify(authenticator, current))
+    const results = await Promise.all(tokens.map((token) => authenticator.verify(expectRight(BearerToken.decode(token)))()))
+    for (const result of results) expectLeftTag(result, 'Unauthenticated')
+    expect(jwks.requestCount()).to.equal(1)
+  })
+
+  it('keeps accepting tokens whose key it has cached while the provider is down', async () => {
+    const authenticator = authenticatorFor()
+    expectRight(await verify(authenticator, current))
+    await jwks.stop()
+    expect(expectRight(await verify(authenticator, current)).subject).to.equal(SUBJECT)
+  })
+
+  it('keeps accepting them after the cache has gone stale, as long as the provider cannot be reached', async () => {
+    const authenticator = authenticatorFor({ cacheMaxAgeMs: 50 })
+    expectRight(await verify(authenticator, current))
+    await jwks.stop()
+    await sleep(100)
+    expect(expectRight(await verify(authenticator, current)).subject).to.equal(SUBJECT)
+  })
+
+  it('still drops a key the provider has withdrawn once the stale cache is refreshed', async () => {
+    const authenticator = authenticatorFor({ cacheMaxAgeMs: 50 })
+    expectRight(await verify(authenticator, current))
+    jwks.publish([next.jwk])
+    await sleep(100)
+    expectLeftTag(await verify(authenticator, current), 'Unauthenticated')
+    expectRight(await verify(authenticator, next))
+  })
+
+  it('answers AuthenticationUnavailable when the provider is down and nothing is cached', async () => {
+    await jwks.stop()
+    const error = expectLeftTag(await verify(authenticatorFor(), current), 'AuthenticationUnavailable')
+    expect(error.cause).to.be.instanceOf(Error)
+  })
+
+  it('answers AuthenticationUnavailable when the provider is down and no cached key fits the token', async () => {
+    const authenticator = authenticatorFor()
+    expectRight(await verify(authenticator, current))
+    await jwks.stop()
+    await sleep(COOLDOWN_MS + 100)
+    expectLeftTag(await verify(authenticator, next), 'AuthenticationUnavailable')
+    expectRight(await verify(authenticator, current))
+  })
+
+  it('answers AuthenticationUnavailable within the timeout when the provider does not answer', async () => {
+    jwks.behave('hang')
+    const started = Date.now()
+    expectLeftTag(await verify(authenticatorFor(), current), 'AuthenticationUnavailable')
+    expect(Date.now() - started).to.be.below(TIMEOUT_MS + 4_000)
+  })
+
+  it('after a failed fetch, waits the cool-down before asking the provider again, then recovers', async () => {
+    jwks.behave('fail')
+    const authenticator = authenticatorFor()
+    for (let i = 0; i < 5; i += 1) expectLeftTag(await verify(authenticator, current), 'AuthenticationUnavailable')
+    expect(jwks.requestCount()).to.equal(1)
+
+    jwks.behave('serve')
+    await sleep(COOLDOWN_MS + 100)
+    expect(expectRight(await verify(authenticator, current)).subject).to.equal(SUBJECT)
+    expect(jwks.requestCount()).to.equal(2)
+  })
+
+  it('recovers when a stopped provider comes back', async () => {
+    await jwks.stop()
+    const authenticator = authenticatorFor()
+    expectLeftTag(await verify(authenticator, current), 'AuthenticationUnavailable')
+    await jwks.restart()
+    await sleep(COOLDOWN_MS + 100)
+    expectRight(await verify(authenticator, current))
+  })
+})

@@ -1,0 +1,81 @@
+import { expect } from 'chai'
+import { MongoClient } from 'mongodb'
+import { clientOptionsFor, resolveTimeouts } from '../../../adapters/mongodb/client-options.js'
+
+// What the driver will do is read back from a client made with the adapter's options: the
+// client parses the connection string and options together, as it will in the service.
+const clientFor = (uri: string): MongoClient => new MongoClient(uri, clientOptionsFor(uri, resolveTimeouts()))
+const effective = (uri: string): MongoClient['options'] => clientFor(uri).options
+
+// The driver's WriteConcern carries deprecated aliases too (j, wtimeout); these are the settings.
+const writeConcernOf = ({ writeConcern }: MongoClient['options']): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries({ w: writeConcern?.w, journal: writeConcern?.journal, wtimeoutMS: writeConcern?.wtimeoutMS }).filter(
+      ([, value]) => value !== undefined,
+    ),
+  )
+
+describe('MongoDB client options', function () {
+  describe('by default', function () {
+    const options = effective('mongodb://db.example:27017/?replicaSet=rs0')
+
+    it('acknowledges a write once a majority has journaled it, waiting no longer than the deadline', function () {
+      expect(writeConcernOf(options)).to.deep.equal({ w: 'majority', journal: true, wtimeoutMS: 5000 })
+    })
+
+    it('retries a write once after a failover or a dropped connection', function () {
+      expect(options.retryWrites).to.equal(true)
+    })
+
+    it('bounds every wait: server selection, connecting, and a reply on an open socket', function () {
+      expect(options.serverSelectionTimeoutMS).to.equal(3000)
+      expect(options.connectTimeoutMS).to.equal(3000)
+      expect(options.socketTimeoutMS).to.equal(5000)
+    })
+
+    it('reads int64 values, ids included, as bigint', function () {
+      expect(clientFor('mongodb://db.example').bsonOptions.useBigInt64).to.equal(true)
+    })
+  })
+
+  describe('when the connection string says otherwise, it wins', function () {
+    it('w=1 means acknowledged by the primary alone', function () {
+      expect(writeConcernOf(effective('mongodb://db.example/?w=1'))).to.deep.equal({ w: 1 })
+    })
+
+    it('journal=false and wtimeoutMS are the operator’s to choose too', function () {
+      const options = effective('mongodb://db.example/?w=majority&journal=false&wtimeoutMS=250')
+      expect(writeConcernOf(options)).to.deep.equal({ w: 'majority', journal: false, wtimeoutMS: 250 })
+    })
+
+    it('retryWrites=false turns the driver’s retry off', function () {
+      expect(effective('mongodb://db.example/?retryWrites=false').retryWrites).to.equal(false)
+    })
+
+    it('timeouts in the string, in any letter case, replace the configured ones', function () {
+      const options = effective('mongodb://db.example/?SERVERSELECTIONTIMEOUTMS=1234&connectTimeoutMS=99&socketTimeoutMS=0')
+      expect(options.serverSelectionTimeoutMS).to.equal(1234)
+      expect(options.connectTimeoutMS).to.equal(99)
+      expect(options.socketTimeoutMS).to.equal(0)
+    })
+  })
+
+  describe('timeouts', function () {
+    it('default to a 5 s operation, 3 s to select a server and 3 s to connect', function () {
+      expect(resolveTimeouts()).to.deep.equal({ operationMs: 5000, serverSelectionMs: 3000, connectMs: 3000 })
+    })
+
+    it('never wait longer for a server or a connection than for the whole operation', function () {
+      expect(resolveTimeouts({ operationMs: 2000 })).to.deep.equal({
+        operationMs: 2000,
+        serverSelectionMs: 2000,
+        connectMs: 2000,
+      })
+    })
+
+    it('keep each one given', function () {
+      const given = { operationMs: 900, serverSelectionMs: 700, connectMs: 100 }
+      expect(resolveTimeouts(given)).to.deep.equal(given)
+    })
+  })
+})

@@ -1,0 +1,238 @@
+import { expect } from 'chai'
+import { Long } from 'bson'
+import * as E from 'fp-ts/lib/Either.js'
+import { openMongoPlantStore, type MongoPlantStore } from '../../../adapters/mongodb/index.js'
+import type { PlantStore } from '../../../core/index.js'
+import { expectLeftTag, expectRight } from '../../support/either.js'
+import {
+  notWritablePrimary,
+  shutdownDuringWriteConcern,
+  writeConcernTimedOut,
+} from '../../support/mongo-peer/faults.js'
+import { startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
+import { plant } from '../../support/plants.js'
+import { eventuallyRight, freshDbName, openStore, TEST_TIMEOUTS, timed, withRawClient } from './support.js'
+
+// Generous room over the deadline for a loaded machine: the check is that the answer is bounded
+// by the deadline rather than by a driver default (30 s) or never.
+const BOUND_MS = TEST_TIMEOUTS.operationMs + 1500
+
+describe('MongoDB adapter under faults (wire peer)', function () {
+  let peer: MongoPeer
+  let dbName: string
+  const opened: MongoPlantStore[] = []
+  const open = (): PlantStore => {
+    const storage = openStore(peer.uri, dbName)
+    opened.push(storage)
+    return storage.store
+  }
+  const stored = () => peer.documents(`${dbName}.plants`)
+
+  beforeEach(async function () {
+    peer = await startMongoPeer()
+    dbName = freshDbName('faults')
+  })
+  afterEach(async function () {
+    await Promise.all(opened.splice(0).map((storage) => storage.close()))
+    await peer.stop()
+  })
+
+  describe('MongoDB down', function () {
+    it('opens at once while MongoDB is down, and becomes ready when it comes up', async function () {
+      await peer.goDown()
+      const store = open()
+      const { result: notReady, ms } = await timed(() => store.checkReady()())
+      expectLeftTag(notReady, 'StorageUnavailable')
+      expect(ms).to.be.below(BOUND_MS)
+      await peer.comeBack()
+      await eventuallyRight(() => store.checkReady()(), 5000)
+      const outcome = expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
+      expect(outcome._tag).to.equal('Inserted')
+    })
+
+    it('answers StorageUnavailable within the deadline while down, and stores again once back', async function () {
+      const store = open()
+      expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
+      await peer.goDown()
+      const { result, ms } = await timed(() => store.insertUnlessExists(plant(2n, 'Fern'))())
+      expectLeftTag(result, 'StorageUnavailable')
+      expect(ms).to.be.below(BOUND_MS)
+      await peer.comeBack()
+      const outcome = await eventuallyRight(() => store.insertUnlessExists(plant(2n, 'Fern'))(), 5000)
+      expect(outcome).to.deep.equal({ _tag: 'Inserted', plant: plant(2n, 'Fern') })
+      expect(stored()).to.have.length(2)
+    })
+  })
+
+  describe('MongoDB slow', function () {
+    it('answers StorageUnavailable within the deadline when the reply comes too late, and recovers', async function () {
+      const store = open()
+      peer.faults.inject('insert', { kind: 'delayReply', ms: 5000 })
+      const { result, ms } = await timed(() => store.insertUnlessExists(plant(1n, 'Monstera', 'aroid'))())
+      expectLeftTag(result, 'StorageUnavailable')
+      expect(ms).to.be.below(BOUND_MS)
+      peer.faults.clear()
+      // The slow insert was applied: asking again is a replay, not a second plant.
+      const again = expectRight(await store.insertUnlessExists(plant(1n, 'Monstera', 'aroid'))())
+      expect(again).to.deep.equal({ _tag: 'AlreadyStored', stored: plant(1n, 'Monstera', 'aroid') })
+      expect(stored()).to.have.length(1)
+    })
+
+    it('answers StorageUnavailable within the deadline when a readiness ping hangs', async function () {
+      const store = open()
+      expectRight(await store.checkReady()())
+      peer.faults.inject('ping', { kind: 'delayReply', ms: 5000 })
+      const { result, ms } = await timed(() => store.checkReady()())
+      expectLeftTag(result, 'StorageUnavailable')
+      expect(ms).to.be.below(BOUND_MS)
+    })
+  })
+
+  describe('the socket dropped in the middle of an insert', function () {
+    it('after the write: the driver retries, the peer answers from its record, one plant is stored', async function () {
+      const store = open()
+      peer.faults.inject('insert', { kind: 'dropAfterRun' }, 1)
+      const outcome = expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
+      expect(outcome).to.deep.equal({ _tag: 'Inserted', plant: plant(1n, 'Monstera') })
+      expect(stored()).to.deep.equal([{ _id: expectLong(1n), name: 'Monstera' }])
+      const again = expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
+      expect(again).to.deep.equal({ _tag: 'AlreadyStored', stored: plant(1n, 'Monstera') })
+    })
+
+    it('before the write: the driver retries and the plant is stored once', async function () {
+      const store = open()
+      peer.faults.inject('insert', { kind: 'dropBeforeRun' }, 1)
+      const outcome = expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
+      expect(outcome._tag).to.equal('Inserted')
+      expect(stored()).to.have.length(1)
+    })
+
+    it('twice: StorageUnavailable, the plant kept, and the client retry is a replay', async function () {
+      const store = open()
+      peer.faults.inject('insert', { kind: 'dropAfterRun' }, 2)
+      expectLeftTag(await store.insertUnlessExists(plant(1n, 'Monstera', 'aroid'))(), 'StorageUnavailable')
+      const retry = expectRight(await store.insertUnlessExists(plant(1n, 'Monstera', 'aroid'))())
+      expect(retry).to.deep.equal({ _tag: 'AlreadyStored', stored: plant(1n, 'Monstera', 'aroid') })
+      expect(stored()).to.have.length(1)
+    })
+  })
+
+  describe('answers from a replica set in trouble', function () {
+    // What each fault leaves stored when it is shown on every attempt.
+    const transient = [
+      { name: 'NotWritablePrimary (an election)', fault: notWritablePrimary, keptWhenPersistent: 0 },
+      { name: 'a retryable write concern error (shutdown)', fault: shutdownDuringWriteConcern, keptWhenPersistent: 1 },
+    ]
+    for (const { name, fault, keptWhenPersistent } of transient) {
+      it(`${name} once: the driver retries once and the plant is stored once`, async function () {
+        const store = open()
+        peer.faults.inject('insert', fault(), 1)
+        const outcome = expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
+        expect(outcome).to.deep.equal({ _tag: 'Inserted', plant: plant(1n, 'Monstera') })
+        expect(stored()).to.have.length(1)
+      })
+
+      it(`${name} on every attempt: StorageUnavailable`, async function () {
+        const store = open()
+        peer.faults.inject('insert', fault())
+        expectLeftTag(await store.insertUnlessExists(plant(1n, 'Monstera'))(), 'StorageUnavailable')
+        expect(stored()).to.have.length(keptWhenPersistent)
+      })
+    }
+
+    it('a write concern timeout: StorageUnavailable, and the client retry is a replay', async function () {
+      const store = open()
+      peer.faults.inject('insert', writeConcernTimedOut(), 1)
+      expectLeftTag(await store.insertUnlessExists(plant(1n, 'Monstera'))(), 'StorageUnavailable')
+      const retry = expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
+      expect(retry).to.deep.equal({ _tag: 'AlreadyStored', stored: plant(1n, 'Monstera') })
+      expect(stored()).to.have.length(1)
+    })
+  })
+
+  describe('two service instances on one replica set', function () {
+    it('store exactly one plant per id when both create the same ids at once', async function () {
+      const first = open()
+      const second = open()
+      const ids = Array.from({ length: 25 }, (_, i) => BigInt(i) * 7919n - 50n)
+      const outcomes = await Promise.all(
+        ids.flatMap((id) => [
+          first.insertUnlessExists(plant(id, `first ${id}`))(),
+          second.insertUnlessExists(plant(id, `second ${id}`))(),
+        ]),
+      )
+      const results = outcomes.map(expectRight)
+      for (const [index, id] of ids.entries()) {
+        const pair = [results[2 * index], results[2 * index + 1]]
+        const winners = pair.filter((outcome) => outcome?._tag === 'Inserted')
+        expect(winners, `id ${id}`).to.have.length(1)
+        const winner = winners[0]?._tag === 'Inserted' ? winners[0].plant : undefined
+        const loser = pair.find((outcome) => outcome?._tag === 'AlreadyStored')
+        expect(loser, `id ${id}`).to.deep.equal({ _tag: 'AlreadyStored', stored: winner })
+      }
+      expect(stored()).to.have.length(ids.length)
+    })
+
+    it('answer the loser with the winner once a majority has it, not before', async function () {
+      const first = open()
+      const second = open()
+      peer.faults.inject('insert', { kind: 'replicationLag', ms: 300 }, 1)
+      const winning = first.insertUnlessExists(plant(1n, 'Monstera'))()
+      // Give the lagging insert time to take the id before the second instance tries it.
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      const losing = second.insertUnlessExists(plant(1n, 'Fern'))()
+      const [won, lost] = await Promise.all([winning, losing])
+      expect(expectRight(won)).to.deep.equal({ _tag: 'Inserted', plant: plant(1n, 'Monstera') })
+      expect(expectRight(lost)).to.deep.equal({ _tag: 'AlreadyStored', stored: plant(1n, 'Monstera') })
+    })
+
+    it('answer StorageUnavailable rather than guess while a majority does not have the winner', async function () {
+      const first = open()
+      const second = open()
+      peer.faults.inject('insert', { kind: 'replicationLag', ms: 5000 }, 1)
+      const winning = first.insertUnlessExists(plant(1n, 'Monstera'))()
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      const { result: lost, ms } = await timed(() => second.insertUnlessExists(plant(1n, 'Fern'))())
+      expectLeftTag(lost, 'StorageUnavailable')
+      expect(ms).to.be.below(BOUND_MS)
+      expectLeftTag(await winning, 'StorageUnavailable')
+    })
+  })
+
+  describe('what is not an outage', function () {
+    it('throws, rather than report StorageUnavailable, for a stored document that is not a plant', async function () {
+      await withRawClient(peer.uri, (client) =>
+        client.db(dbName).collection('plants').insertOne({ _id: 7n as never, name: 42 }),
+      )
+      const store = open()
+      const failure = await store.insertUnlessExists(plant(7n, 'Ivy'))().then(
+        (result) => result,
+        (error: unknown) => error,
+      )
+      expect(failure).to.be.instanceOf(Error)
+      expect((failure as Error).message).to.equal('the document stored under _id 7 is not a plant')
+    })
+
+    it('refuses a connection string it cannot read, before opening anything', function () {
+      const opened = openMongoPlantStore({ uri: 'postgres://db.example', dbName: 'x' })
+      expect(E.isLeft(opened) && opened.left._tag).to.equal('InvalidMongoSettings')
+    })
+  })
+
+  describe('closing', function () {
+    it('lets a call in flight finish, then refuses new calls as StorageUnavailable', async function () {
+      const storage = openStore(peer.uri, dbName)
+      expectRight(await storage.store.checkReady()())
+      peer.faults.inject('insert', { kind: 'delayReply', ms: 200 }, 1)
+      const inFlight = storage.store.insertUnlessExists(plant(1n, 'Monstera'))()
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      await storage.close()
+      expect(expectRight(await inFlight)._tag).to.equal('Inserted')
+      expectLeftTag(await storage.store.insertUnlessExists(plant(2n, 'Fern'))(), 'StorageUnavailable')
+      expectLeftTag(await storage.store.checkReady()(), 'StorageUnavailable')
+    })
+  })
+})
+
+// The peer keeps documents in their BSON types: an int64 id is a Long.
+const expectLong = (id: bigint) => Long.fromBigInt(id)

@@ -1,0 +1,41 @@
+import { plantStoreContract } from '../../contract/plant-store.contract.js'
+import { mongodbRequired, startRealMongo, type RealMongo } from './real-mongod.js'
+import { serviceContract } from './service.contract.js'
+import { storedFormatContract } from './stored-format.contract.js'
+import { storedDocuments, storeOnFreshDatabase } from './support.js'
+
+describe('MongoDB adapter on a real mongod', function () {
+  let mongo: RealMongo | undefined
+
+  // The first run may download a mongod of some 100 MB before starting it.
+  before(async function () {
+    this.timeout(300_000)
+    try {
+      mongo = await startRealMongo()
+    } catch (error) {
+      if (mongodbRequired()) throw error
+      const reason = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 300)
+      console.log(`      (pending: no mongod could be started here: ${reason}; REQUIRE_MONGODB=1 makes this a failure)`)
+    }
+  })
+  after(async function () {
+    this.timeout(60_000)
+    await mongo?.stop()
+  })
+
+  const serverUri = function (this: Mocha.Context): string {
+    if (mongo === undefined) this.skip()
+    return mongo.uri
+  }
+
+  // Production deadlines: a real server is not slowed down on purpose here.
+  plantStoreContract('MongoDB on a real mongod', async function () {
+    return storeOnFreshDatabase(serverUri.call(this), {})
+  })
+
+  storedFormatContract('a real mongod', async function () {
+    return serverUri.call(this)
+  })
+
+  serviceContract('a real mongod', { uri: serverUri, documents: storedDocuments })
+})

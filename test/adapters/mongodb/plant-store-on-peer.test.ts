@@ -1,0 +1,27 @@
+import { startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
+import { plantStoreContract } from '../../contract/plant-store.contract.js'
+import { storedFormatContract } from './stored-format.contract.js'
+import { storeOnFreshDatabase } from './support.js'
+
+describe('MongoDB adapter on the wire peer', function () {
+  let peer: MongoPeer | undefined
+  const uri = (): string => {
+    if (peer === undefined) throw new Error('the peer did not start')
+    return peer.uri
+  }
+
+  before(async function () {
+    peer = await startMongoPeer()
+  })
+  after(async function () {
+    await peer?.stop()
+  })
+
+  plantStoreContract('MongoDB on the wire peer', async function () {
+    return storeOnFreshDatabase(uri())
+  })
+
+  storedFormatContract('the wire peer', async function () {
+    return uri()
+  })
+})

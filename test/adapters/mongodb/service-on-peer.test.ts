@@ -1,0 +1,131 @@
+import { expect } from 'chai'
+import { Long } from 'bson'
+import type { RunningService } from '../../../apps/server/service.js'
+import { postPlant } from '../../support/http-app.js'
+import { startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
+import { expectErrorDocument, expectPlant } from '../../support/responses.js'
+import { serviceContract, startServiceOn } from './service.contract.js'
+import { freshDbName, storedDocuments, timed } from './support.js'
+
+// The service takes its driver timeouts from the connection string when it names them: short
+// ones here, so that waiting out an outage does not make the test slow. The operation deadline
+// stays the production one (5 s).
+const TEST_URI_OPTIONS = 'serverSelectionTimeoutMS=1000&connectTimeoutMS=500&socketTimeoutMS=1500'
+const DEADLINE_MS = 5000
+const BOUND_MS = DEADLINE_MS + 1500
+
+describe('the service on MongoDB under faults (wire peer)', function () {
+  this.timeout(20_000)
+  let peer: MongoPeer
+  let dbName: string
+  const services: RunningService[] = []
+
+  const startOnPeer = async (): Promise<RunningService> => {
+    const service = await startServiceOn(`${peer.uri}&${TEST_URI_OPTIONS}`, dbName)
+    services.push(service)
+    return service
+  }
+  const stored = () => peer.documents(`${dbName}.plants`)
+  const readyz = (url: string) => fetch(`${url}/readyz`)
+
+  beforeEach(async function () {
+    peer = await startMongoPeer()
+    dbName = freshDbName('service')
+  })
+  afterEach(async function () {
+    await Promise.all(services.splice(0).map((service) => service.close()))
+    await peer.stop()
+  })
+
+  describe('MongoDB unreachable or slow', function () {
+    it('starts while MongoDB is down: 503 until it comes up, then 200, all by itself', async function () {
+      await peer.goDown()
+      const { url } = await startOnPeer()
+      await expectErrorDocument(await readyz(url), 503)
+      const { result: refused, ms } = await timed(() => postPlant(url, '{"id":1,"name":"Monstera"}'))
+      const message = await expectErrorDocument(refused, 503)
+      expect(ms).to.be.below(BOUND_MS)
+      expect(message).to.not.match(/mongo|127\.0\.0\.1|ECONN|topology|selection/i)
+      await peer.comeBack()
+      await eventuallyStatus(() => readyz(url), 200)
+      await expectPlant(await postPlant(url, '{"id":1,"name":"Monstera"}'), { name: 'Monstera' })
+      expect(stored()).to.have.length(1)
+    })
+
+    it('answers 503 within the deadline while MongoDB is down, and 200 again once it is back', async function () {
+      const { url } = await startOnPeer()
+      await expectPlant(await postPlant(url, '{"id":1,"name":"Monstera"}'), { name: 'Monstera' })
+      await peer.goDown()
+      const { result: refused, ms } = await timed(() => postPlant(url, '{"id":2,"name":"Fern"}'))
+      await expectErrorDocument(refused, 503)
+      expect(ms).to.be.below(BOUND_MS)
+      await expectErrorDocument(await readyz(url), 503)
+      await peer.comeBack()
+      await eventuallyStatus(() => postPlant(url, '{"id":2,"name":"Fern"}'), 200)
+      expect(stored()).to.have.length(2)
+    })
+
+    it('answers 503 within the deadline when MongoDB does not answer in time', async function () {
+      const { url } = await startOnPeer()
+      expect((await readyz(url)).status).to.equal(200)
+      peer.faults.inject('insert', { kind: 'delayReply', ms: 30_000 })
+      const { result: refused, ms } = await timed(() => postPlant(url, '{"id":1,"name":"Monstera"}'))
+      await expectErrorDocument(refused, 503)
+      expect(ms).to.be.below(BOUND_MS)
+      peer.faults.clear()
+      // The slow write did land: the client's retry is a replay.
+      await expectPlant(await postPlant(url, '{"id":1,"name":"Monstera"}'), { name: 'Monstera' })
+      expect(stored()).to.have.length(1)
+    })
+
+    it('loses nothing and stores nothing twice when the connection drops in the middle of an insert', async function () {
+      const { url } = await startOnPeer()
+      peer.faults.inject('insert', { kind: 'dropAfterRun' }, 1)
+      await expectPlant(await postPlant(url, '{"id":1,"name":"Monstera"}'), { name: 'Monstera' })
+      await expectPlant(await postPlant(url, '{"id":1,"name":"Monstera"}'), { name: 'Monstera' })
+      expect(stored()).to.deep.equal([{ _id: Long.fromBigInt(1n), name: 'Monstera' }])
+    })
+  })
+
+  describe('shutdown', function () {
+    it('finishes a request in flight before it closes MongoDB on shutdown', async function () {
+      const service = await startOnPeer()
+      expect((await readyz(service.url)).status).to.equal(200)
+      peer.faults.inject('insert', { kind: 'delayReply', ms: 300 }, 1)
+      const inFlight = postPlant(service.url, '{"id":1,"name":"Monstera"}')
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      await Promise.all([service.close(), expectPlant(await inFlight, { name: 'Monstera' })])
+      services.splice(services.indexOf(service), 1)
+      expect(stored()).to.have.length(1)
+    })
+  })
+})
+
+describe('the service on the wire peer', function () {
+  let peer: MongoPeer | undefined
+  const running = (): MongoPeer => {
+    if (peer === undefined) throw new Error('the peer did not start')
+    return peer
+  }
+  before(async function () {
+    peer = await startMongoPeer()
+  })
+  after(async function () {
+    await peer?.stop()
+  })
+
+  // Stored documents are read through the driver, as on a real mongod.
+  serviceContract('the wire peer', { uri: () => `${running().uri}&${TEST_URI_OPTIONS}`, documents: storedDocuments })
+})
+
+/** Asks again until the answer has `status`, failing after a few seconds. */
+const eventuallyStatus = async (ask: () => Promise<Response>, status: number): Promise<void> => {
+  const until = Date.now() + 8000
+  for (;;) {
+    const response = await ask()
+    if (response.status === status) return
+    await response.arrayBuffer()
+    if (Date.now() > until) expect.fail(`still ${response.status} instead of ${status}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}

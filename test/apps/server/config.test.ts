@@ -1,0 +1,109 @@
+import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
+import { loadConfig } from '../../../apps/server/config.js'
+import { expectRight } from '../../support/either.js'
+
+const refusal = (env: Record<string, string>): ReadonlyArray<string> => {
+  const result = loadConfig(env)
+  if (E.isRight(result)) expect.fail(`expected the configuration to be refused: ${JSON.stringify(env)}`)
+  return result.left
+}
+
+describe('configuration from the environment', function () {
+  it('has the documented defaults', function () {
+    expect(expectRight(loadConfig({}))).to.deep.equal({
+      port: 3000,
+      host: '127.0.0.1',
+      basePath: '',
+      tokens: undefined,
+      jwt: undefined,
+      storage: { _tag: 'InMemory' },
+      bodyLimitBytes: 65536,
+    })
+  })
+
+  it('treats an empty variable as unset', function () {
+    expect(expectRight(loadConfig({ PORT: '', PLANT_STORE_TOKENS: '', MONGODB_URI: '' }))).to.include({ port: 3000, tokens: undefined })
+  })
+
+  it('reads every variable', function () {
+    const config = expectRight(
+      loadConfig({
+        PORT: '0',
+        HOST: '::1',
+        BASE_PATH: '/api/v1',
+        PLANT_STORE_TOKENS: 'first-token-0123456789, second-token-0123456789',
+        MONGODB_URI: 'mongodb://db.example:27017/?replicaSet=rs0',
+        MONGODB_DB: 'plants_prod',
+        MONGODB_TIMEOUT_MS: '2500',
+        BODY_LIMIT: '1mb',
+      }),
+    )
+    expect(config).to.deep.equal({
+      port: 0,
+      host: '::1',
+      basePath: '/api/v1',
+      tokens: ['first-token-0123456789', 'second-token-0123456789'],
+      jwt: undefined,
+      storage: {
+        _tag: 'MongoDb',
+        uri: 'mongodb://db.example:27017/?replicaSet=rs0',
+        dbName: 'plants_prod',
+        timeoutMs: 2500,
+      },
+      bodyLimitBytes: 1024 * 1024,
+    })
+  })
+
+  it('stores in MongoDB database plant_store, with a 5 s deadline, when only MONGODB_URI is set', function () {
+    expect(expectRight(loadConfig({ MONGODB_URI: 'mongodb://127.0.0.1:27017' })).storage).to.deep.equal({
+      _tag: 'MongoDb',
+      uri: 'mongodb://127.0.0.1:27017',
+      dbName: 'plant_store',
+      timeoutMs: 5000,
+    })
+  })
+
+  it('reads body limits in bytes or with a unit', function () {
+    for (const [text, bytes] of [['65536', 65536], ['64kb', 65536], ['64KiB', 65536], ['2MiB', 2097152], ['10b', 10]] as const) {
+      expect(expectRight(loadConfig({ BODY_LIMIT: text })).bodyLimitBytes, text).to.equal(bytes)
+    }
+  })
+
+  const bad: ReadonlyArray<readonly [string, string]> = [
+    ['PORT', '65536'],
+    ['PORT', '-1'],
+    ['PORT', '80a'],
+    ['HOST', 'two words'],
+    ['BASE_PATH', 'v2'],
+    ['BASE_PATH', '/v2/'],
+    ['BASE_PATH', '/v2?x=1'],
+    ['BASE_PATH', '/:tenant'],
+    ['BASE_PATH', '/v*'],
+    ['BASE_PATH', '/v(2)'],
+    ['PLANT_STORE_TOKENS', 'short'],
+    ['PLANT_STORE_TOKENS', 'good-token-0123456789,,other-token-0123456789'],
+    ['PLANT_STORE_TOKENS', 'token with spaces 0123456789'],
+    ['MONGODB_URI', 'http://db.example'],
+    ['MONGODB_DB', 'bad.name'],
+    ['MONGODB_DB', 'x'.repeat(64)],
+    ['MONGODB_TIMEOUT_MS', '50'],
+    ['MONGODB_TIMEOUT_MS', '5s'],
+    ['BODY_LIMIT', '0'],
+    ['BODY_LIMIT', '17mb'],
+    ['BODY_LIMIT', 'lots'],
+  ]
+  for (const [name, value] of bad) {
+    it(`refuses ${name}=${JSON.stringify(value)}, naming the variable and not echoing the value`, function () {
+      const messages = refusal({ [name]: value })
+      expect(messages).to.have.length(1)
+      expect(messages[0]).to.match(new RegExp(`^${name}: expected .+`))
+      expect(messages[0]).to.not.include(value)
+    })
+  }
+
+  it('reports every bad variable at once', function () {
+    const messages = refusal({ PORT: 'x', BODY_LIMIT: 'y' })
+    expect(messages.map((m) => m.split(':')[0]).sort()).to.deep.equal(['BODY_LIMIT', 'PORT'])
+  })
+})
