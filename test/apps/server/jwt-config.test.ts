@@ -1,7 +1,8 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { generateKeyPairSync } from 'node:crypto'
-import { parseJwtConfig, type JwtAuthenticatorOptions } from '../../../adapters/jwt/index.js'
+import type { JwtAuthenticatorOptions } from '../../../adapters/jwt/index.js'
+import { parseJwtConfig } from '../../../apps/server/jwt-config.js'
 import { expectRight } from '../../support/either.js'
 
 const SECRET = 'a-shared-secret-of-at-least-32-bytes!'
@@ -33,7 +34,7 @@ const refusal = (env: Record<string, string | undefined>): string => {
   return result.left.join('\n')
 }
 
-describe('JWT configuration', () => {
+describe('JWT configuration from the environment', () => {
   it('is absent when no JWT variable is set (empty values count as unset)', () => {
     expect(expectRight(parseJwtConfig({ PORT: '3000', PLANT_STORE_TOKENS: 'x' }))).to.equal(undefined)
     expect(expectRight(parseJwtConfig({ JWT_SECRET: '', JWT_ISSUER: '' }))).to.equal(undefined)
