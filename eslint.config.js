@@ -151,6 +151,21 @@ export default defineConfig([
   })),
 
   {
+    // stdout belongs to mocha's reporter: one stray line there breaks `mocha --reporter json`.
+    // Tests say why they are pending on stderr (test/support/pending.ts).
+    name: 'plant-store/tests-leave-stdout-to-the-reporter',
+    files: ['test/**'],
+    ignores: ['test/support/mongo-peer/main.ts'], // a command of its own (npm run mongo-peer)
+    rules: {
+      'no-console': 'error',
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'stdout', message: 'stdout belongs to the reporter; write to process.stderr.' },
+      ],
+    },
+  },
+
+  {
     name: 'plant-store/shipped-code',
     files: ['core/**', 'adapters/**', 'apps/**'],
     rules: {

@@ -3,9 +3,21 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as RA from 'fp-ts/lib/ReadonlyArray.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
-import { parseJwtConfig, type JwtAuthenticatorOptions } from '../../adapters/jwt/index.js'
-import { toViolations, type BearerToken } from '../../core/index.js'
-import { BasePath, BearerTokens, ByteSize, Host, Milliseconds, MongoDbName, MongoUri, Port, withDefault } from './env-codecs.js'
+import type { JwtAuthenticatorOptions } from '../../adapters/jwt/index.js'
+import type { BearerToken } from '../../core/index.js'
+import {
+  BasePath,
+  BearerTokens,
+  ByteSize,
+  decodeEnvironment,
+  Host,
+  Milliseconds,
+  MongoDbName,
+  MongoUri,
+  Port,
+  withDefault,
+} from './env-codecs.js'
+import { parseJwtConfig } from './jwt-config.js'
 
 /** Where plants are kept: process memory, or a MongoDB deployment. */
 export type StorageConfig =
@@ -43,10 +55,7 @@ const Environment = t.type({
 export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E.Either<ReadonlyArray<string>, ServiceConfig> =>
   pipe(
     sequenceS(E.getApplicativeValidation(RA.getSemigroup<string>()))({
-      vars: pipe(
-        Environment.decode(env),
-        E.mapLeft((errors) => toViolations(errors).map(({ path, expected }) => `${path}: expected ${expected}`)),
-      ),
+      vars: decodeEnvironment(Environment, env),
       jwt: parseJwtConfig(env),
     }),
     E.map(({ vars, jwt }) => ({

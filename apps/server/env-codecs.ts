@@ -1,13 +1,16 @@
+import * as E from 'fp-ts/lib/Either.js'
+import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
 import { isLiteralBasePath } from '../../adapters/http/index.js'
-import { BearerToken } from '../../core/index.js'
+import { BearerToken, toViolations } from '../../core/index.js'
 
 // Codecs from one environment variable's text to a typed setting. An unset or empty variable is
 // `undefined`: deployment tools often set a variable to '' to mean "not set".
 
 type Setting<A> = t.Type<A, string | undefined, unknown>
 
-const setting = <A>(name: string, expected: string, parse: (text: string) => A | undefined): t.Type<A | undefined, string | undefined, unknown> =>
+/** A codec for one variable: `parse` answers the setting, or `undefined` when the text is not one. */
+export const setting = <A>(name: string, expected: string, parse: (text: string) => A | undefined): t.Type<A | undefined, string | undefined, unknown> =>
   new t.Type<A | undefined, string | undefined, unknown>(
     name,
     (_u): _u is A | undefined => true,
@@ -89,3 +92,16 @@ export const ByteSize = setting(
     return bytes >= 1 && bytes <= MAX_BODY_LIMIT ? bytes : undefined
   },
 )
+
+/**
+ * Decodes variables with a codec of their settings; every bad variable is reported, each message
+ * naming the variable and what it expects. Values are not repeated, as some are secrets.
+ */
+export const decodeEnvironment = <A>(
+  codec: t.Decoder<unknown, A>,
+  env: Readonly<Record<string, string | undefined>>,
+): E.Either<ReadonlyArray<string>, A> =>
+  pipe(
+    codec.decode(env),
+    E.mapLeft((errors) => toViolations(errors).map(({ path, expected }) => `${path}: expected ${expected}`)),
+  )

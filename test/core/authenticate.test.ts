@@ -14,6 +14,7 @@ import {
 } from '../../core/index.js'
 import { expectLeftTag, expectRight } from '../support/either.js'
 import { authenticatorAnswering, bearerToken, principalFor } from '../support/fakes.js'
+import { typeErrorsOf } from '../support/type-probe.js'
 
 const token = bearerToken('abc.DEF-123_~+/==')
 
@@ -56,12 +57,28 @@ describe('authenticate', function () {
     })
   }
 
-  it('is the only way to a Principal: a plain object does not type-check as one (checked by tsc)', async function () {
+  it('is the only way to a Principal: createPlant compiles with a minted one, not with a plain object', function () {
+    this.timeout(120_000) // a type check of the core on a busy machine
+    const errors = typeErrorsOf('test/core/__principal_probe__.ts', [
+      "import { authenticate, createPlant, type Authenticator, type BearerToken, type PlantStore } from '../../core/index.js'",
+      'declare const authenticator: Authenticator',
+      'declare const plantStore: PlantStore',
+      'declare const token: BearerToken',
+      'export const probe = async () => {',
+      '  const vouched = await authenticate({ authenticator })(token)()',
+      "  if (vouched._tag === 'Left') return undefined",
+      "  const minted = createPlant({ plantStore })(vouched.right, { id: 1n, name: 'x' })",
+      "  const forged = createPlant({ plantStore })({ subject: 'x', scopes: [] }, { id: 1n, name: 'x' })",
+      '  return [minted, forged]',
+      '}',
+    ])
+    expect(errors).to.have.lengthOf(1)
+    expect(errors[0]).to.include({ line: 9, code: 2345 })
+    expect(errors[0]?.message).to.match(/not assignable to parameter of type 'Principal'/)
+  })
+
+  it('lets createPlant create a plant for a minted Principal', async function () {
     const create = createPlant({ plantStore: makeInMemoryPlantStore() })
-    const forged = { subject: 'x', scopes: [] }
-    // @ts-expect-error A plain object is not a Principal: only authenticate can vouch for an identity.
-    const forgedAttempt = () => create(forged, { id: 1n, name: 'x' })
-    expect(forgedAttempt).to.be.a('function')
     const principal = await principalFor({ subject: 'x', scopes: [] })
     expect(expectRight(await create(principal, { id: 1n, name: 'x' })())).to.deep.equal({ name: 'x' })
   })

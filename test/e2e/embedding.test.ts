@@ -3,16 +3,14 @@ import { execFile } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { isBuilt } from '../support/service-process.js'
+import { useCurrentBuild } from '../support/current-build.js'
 
 const example = fileURLToPath(new URL('../../examples/embedding.ts', import.meta.url))
 const readme = fileURLToPath(new URL('../../README.md', import.meta.url))
 
 describe('embedding the core, as the README shows', function () {
   this.timeout(20_000)
-  before(function () {
-    if (!isBuilt()) this.skip() // the example imports the package by name, which resolves to dist/
-  })
+  useCurrentBuild() // the example imports the package by name, which resolves to dist/
 
   it('runs against the built package and creates a plant', async function () {
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', example])

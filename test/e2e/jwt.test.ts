@@ -1,5 +1,6 @@
 import { expect } from 'chai'
-import { isBuilt, startServiceProcess, type ServiceProcess } from '../support/service-process.js'
+import { useCurrentBuild } from '../support/current-build.js'
+import { startServiceProcess, type ServiceProcess } from '../support/service-process.js'
 import { expectErrorDocument, expectPlant } from '../support/responses.js'
 import { startJwksServer, type JwksServer } from '../support/jwt/jwks-server.js'
 import { AUDIENCE, ISSUER, issueToken, makeSigningKey, type SigningKey } from '../support/jwt/tokens.js'
@@ -12,8 +13,8 @@ describe('the service as npm start runs it, with JWT configuration', function ()
   let jwks: JwksServer
   let service: ServiceProcess | undefined
 
+  useCurrentBuild()
   before(async function () {
-    if (!isBuilt()) this.skip() // dist/ is built by `npm run build`, which `npm test` runs first
     key = await makeSigningKey('RS256', 'e2e-key')
   })
   beforeEach(async function () {

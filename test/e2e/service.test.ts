@@ -2,7 +2,8 @@ import { expect } from 'chai'
 import { once } from 'node:events'
 import { createServer, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { isBuilt, startServiceProcess, type ServiceProcess } from '../support/service-process.js'
+import { useCurrentBuild } from '../support/current-build.js'
+import { startServiceProcess, type ServiceProcess } from '../support/service-process.js'
 import { expectErrorDocument, expectPlant } from '../support/responses.js'
 
 const TOKEN = 'e2e-token-0123456789abcdef'
@@ -11,9 +12,7 @@ describe('the service as npm start runs it', function () {
   this.timeout(20_000)
   let service: ServiceProcess | undefined
 
-  before(function () {
-    if (!isBuilt()) this.skip() // dist/ is built by `npm run build`, which `npm test` runs first
-  })
+  useCurrentBuild()
   afterEach(async function () {
     await service?.stop('SIGKILL')
     service = undefined

@@ -1,12 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { once } from 'node:events'
-import { fileURLToPath } from 'node:url'
-
-/** The built entry point that `npm start` runs. */
-export const MAIN = fileURLToPath(new URL('../../dist/apps/server/main.js', import.meta.url))
-
-export const isBuilt = (): boolean => existsSync(MAIN)
+import { isBuildCurrent, MAIN } from './current-build.js'
 
 export interface ServiceProcess {
   readonly child: ChildProcess
@@ -22,9 +16,10 @@ export interface ServiceProcess {
 /**
  * Starts the built service as `npm start` would (node on dist/apps/server/main.js), with only the
  * given environment beside PATH, on an ephemeral loopback port unless the environment says
- * otherwise.
+ * otherwise. The suite must call `useCurrentBuild()`: a stale `dist/` would test old code.
  */
 export const startServiceProcess = (env: Record<string, string>): ServiceProcess => {
+  if (!isBuildCurrent()) throw new Error('dist/ is missing or older than the sources: call useCurrentBuild() in the suite')
   const child = spawn(process.execPath, [MAIN], {
     env: { PATH: process.env['PATH'] ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

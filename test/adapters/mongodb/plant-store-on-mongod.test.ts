@@ -3,6 +3,7 @@ import { mongodbRequired, startRealMongo, type RealMongo } from './real-mongod.j
 import { serviceContract } from './service.contract.js'
 import { storedFormatContract } from './stored-format.contract.js'
 import { storedDocuments, storeOnFreshDatabase } from './support.js'
+import { reportPending } from '../../support/pending.js'
 
 describe('MongoDB adapter on a real mongod', function () {
   let mongo: RealMongo | undefined
@@ -14,8 +15,7 @@ describe('MongoDB adapter on a real mongod', function () {
       mongo = await startRealMongo()
     } catch (error) {
       if (mongodbRequired()) throw error
-      const reason = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 300)
-      console.log(`      (pending: no mongod could be started here: ${reason}; REQUIRE_MONGODB=1 makes this a failure)`)
+      reportPending('MongoDB adapter on a real mongod (REQUIRE_MONGODB=1 makes this a failure)', error)
     }
   })
   after(async function () {

@@ -1,4 +1,4 @@
-import { MongoMemoryReplSet } from 'mongodb-memory-server'
+import { MongoBinary, MongoMemoryReplSet } from 'mongodb-memory-server'
 
 /** A MongoDB deployment the tests may use, and how to let go of it. */
 export interface RealMongo {
@@ -19,6 +19,9 @@ export const startRealMongo = async (): Promise<RealMongo> => {
   if (named !== undefined && named !== '') {
     return { uri: named, origin: 'MONGODB_URI', stop: async () => {} }
   }
+  // Finding (or downloading) the binary first: when that fails, the error comes back here
+  // quietly, where MongoMemoryReplSet.create would first print it with its stack on stderr.
+  await MongoBinary.getPath()
   const replSet = await MongoMemoryReplSet.create({ replSet: { count: 1, storageEngine: 'wiredTiger' } })
   return {
     uri: replSet.getUri(),

@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import fc from 'fast-check'
 import { makeStaticTokenAuthenticator } from '../../../adapters/static-tokens/authenticator.js'
 import type { Authenticator } from '../../../core/index.js'
+import { authenticatorContract } from '../../contract/authenticator.contract.js'
 import { expectLeftTag, expectRight } from '../../support/either.js'
 import { bearerToken } from '../../support/fakes.js'
 
@@ -22,7 +23,17 @@ const nearMisses = (token: string): ReadonlyArray<string> => {
     .filter((text) => text !== token)
 }
 
-describe('static token authenticator', function () {
+authenticatorContract('static tokens', async () => {
+  const tokens = ['first-static-token-0123456789', 'second-static-token-0123456789']
+  return {
+    authenticator: makeStaticTokenAuthenticator(tokens),
+    known: tokens.map((token, index) => ({ token, identity: { subject: `static-token-${index + 1}`, scopes: [] } })),
+    unknown: ['unknown-static-token-0123456789', ...nearMisses('first-static-token-0123456789')],
+    release: async () => {},
+  }
+})
+
+describe('static token authenticator, beyond the contract', function () {
   it('accepts each configured token, naming it by its position and never by its value', async function () {
     await fc.assert(
       fc.asyncProperty(configuredTokens, async (tokens) => {

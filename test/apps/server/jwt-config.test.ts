@@ -1,7 +1,9 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { generateKeyPairSync } from 'node:crypto'
-import { parseJwtConfig, type JwtAuthenticatorOptions } from '../../../adapters/jwt/index.js'
+import type { JwtAuthenticatorOptions } from '../../../adapters/jwt/index.js'
+import { loadConfig } from '../../../apps/server/config.js'
+import { parseJwtConfig } from '../../../apps/server/jwt-config.js'
 import { expectRight } from '../../support/either.js'
 
 const SECRET = 'a-shared-secret-of-at-least-32-bytes!'
@@ -33,10 +35,16 @@ const refusal = (env: Record<string, string | undefined>): string => {
   return result.left.join('\n')
 }
 
-describe('JWT configuration', () => {
+describe('JWT configuration from the environment', () => {
   it('is absent when no JWT variable is set (empty values count as unset)', () => {
     expect(expectRight(parseJwtConfig({ PORT: '3000', PLANT_STORE_TOKENS: 'x' }))).to.equal(undefined)
     expect(expectRight(parseJwtConfig({ JWT_SECRET: '', JWT_ISSUER: '' }))).to.equal(undefined)
+  })
+
+  it('reaches loadConfig as the service settings\' jwt options', () => {
+    const jwt = expectRight(loadConfig({ ...base, JWT_SECRET: SECRET })).jwt
+    expect(jwt).to.include({ issuer: base.JWT_ISSUER, audience: base.JWT_AUDIENCE, clockToleranceSeconds: 30 })
+    expect(jwt?.keys).to.include({ _tag: 'Secret' })
   })
 
   describe('a JWKS URL', () => {
@@ -141,6 +149,13 @@ describe('JWT configuration', () => {
       for (const value of ['-1', '1.5', '30s', ' 30', '1e2']) {
         expect(refusal({ ...base, JWT_SECRET: SECRET, JWT_CLOCK_TOLERANCE: value })).to.match(/^JWT_CLOCK_TOLERANCE/)
       }
+    })
+
+    it('are reported by loadConfig all at once, beside those of other variables', () => {
+      const result = loadConfig({ PORT: 'eighty', JWT_SECRET: SECRET, JWT_ISSUER: base.JWT_ISSUER, JWT_CLOCK_TOLERANCE: '1h' })
+      if (E.isRight(result)) return expect.fail('expected the configuration to be refused')
+      expect(result.left).to.have.lengthOf(3)
+      expect(result.left.join('\n')).to.match(/^PORT: expected/m).and.match(/^JWT_AUDIENCE: expected/m).and.match(/^JWT_CLOCK_TOLERANCE: expected/m)
     })
 
     it('refuses a required scope that could not stand in a WWW-Authenticate header', () => {
