@@ -3,6 +3,7 @@ import Koa from 'koa'
 import type { Authenticator, PlantStore } from '../../core/index.js'
 import { isLiteralBasePath } from './base-path.js'
 import { createPlantRoute } from './create-plant-route.js'
+import { DEFAULT_JSON_LIMITS, type JsonLimits } from './exact-json.js'
 import { makeJsonBodyReader } from './json-body.js'
 import type { Logger } from './logger.js'
 import { errorBoundary, notFound, rejectOtherMethods, requestLog, requireHost } from './middleware.js'
@@ -18,6 +19,8 @@ export interface HttpAppDeps {
   readonly basePath: string
   /** Largest request body accepted, in bytes. */
   readonly bodyLimitBytes: number
+  /** Longest number and deepest nesting a JSON body may hold; `DEFAULT_JSON_LIMITS` when absent. */
+  readonly jsonLimits?: JsonLimits
 }
 
 /**
@@ -26,7 +29,14 @@ export interface HttpAppDeps {
  * The operation lives under the base path; the OpenAPI document and the probes at the root,
  * where load balancers and tooling look for them.
  */
-export const createHttpApp = ({ plantStore, authenticator, log, basePath, bodyLimitBytes }: HttpAppDeps): Koa => {
+export const createHttpApp = ({
+  plantStore,
+  authenticator,
+  log,
+  basePath,
+  bodyLimitBytes,
+  jsonLimits = DEFAULT_JSON_LIMITS,
+}: HttpAppDeps): Koa => {
   if (!isLiteralBasePath(basePath)) {
     throw new TypeError(`createHttpApp: basePath must be '' or like '/api/v1' (unreserved characters only)`)
   }
@@ -34,7 +44,7 @@ export const createHttpApp = ({ plantStore, authenticator, log, basePath, bodyLi
   const document = openApiDocument(basePath)
   // Paths match exactly as written: /PLANTS and /plants/ are other paths, answered 404.
   const router = new Router({ sensitive: true, strict: true })
-  router.post(plants, createPlantRoute({ plantStore, authenticator, readJsonBody: makeJsonBodyReader(bodyLimitBytes) }))
+  router.post(plants, createPlantRoute({ plantStore, authenticator, readJsonBody: makeJsonBodyReader(bodyLimitBytes, jsonLimits) }))
   router.all(plants, rejectOtherMethods(['POST']))
   for (const [path, handler] of [
     ['/openapi.json', async (ctx: Koa.Context) => sendJson(ctx, 200, document)],

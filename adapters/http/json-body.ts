@@ -3,7 +3,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type Koa from 'koa'
 import bodyParser from 'koa-bodyparser'
-import { parseExactJson } from './exact-json.js'
+import { parseExactJson, type JsonLimits } from './exact-json.js'
 import {
   malformedBody,
   payloadTooLarge,
@@ -15,16 +15,16 @@ import {
 const JSON_TYPES = ['application/json', 'application/*+json']
 
 /**
- * Reads a JSON request body within a size limit and parses it with exact integers. The result is
- * untrusted input, for a codec to parse further.
+ * Reads a JSON request body within a size limit and parses it with exact integers, within the
+ * JSON limits. The result is untrusted input, for a codec to parse further.
  */
-export const makeJsonBodyReader = (limitBytes: number) => {
+export const makeJsonBodyReader = (limitBytes: number, jsonLimits: JsonLimits) => {
   const readBytes = makeByteReader(limitBytes)
   return (ctx: Koa.Context): TE.TaskEither<RequestProblem, unknown> =>
     pipe(
       TE.fromEither(requireJsonContentType(ctx)),
       TE.flatMap(() => readBytes(ctx)),
-      TE.flatMapEither((bytes) => pipe(parseExactJson(bytes), E.mapLeft(malformedBody))),
+      TE.flatMapEither((bytes) => pipe(parseExactJson(bytes, jsonLimits), E.mapLeft(malformedBody))),
     )
 }
 
