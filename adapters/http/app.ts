@@ -2,11 +2,13 @@ import Router from '@koa/router'
 import Koa from 'koa'
 import type { Authenticator, PlantStore } from '../../core/index.js'
 import { isLiteralBasePath } from './base-path.js'
+import { closeConnectionWhenDone } from './connection-close.js'
 import { createPlantRoute } from './create-plant-route.js'
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from './exact-json.js'
 import { makeJsonBodyReader } from './json-body.js'
 import type { Logger } from './logger.js'
 import { errorBoundary, notFound, rejectOtherMethods, requestLog, requireHost } from './middleware.js'
+import { refuseUnknownExpectation } from './expectation.js'
 import { openApiDocument } from './openapi-document.js'
 import { healthz, readyz } from './probe-routes.js'
 import { sendJson } from './respond.js'
@@ -21,6 +23,11 @@ export interface HttpAppDeps {
   readonly bodyLimitBytes: number
   /** Longest number and deepest nesting a JSON body may hold; `DEFAULT_JSON_LIMITS` when absent. */
   readonly jsonLimits?: JsonLimits
+  /**
+   * Whether the service is draining before it stops: `/readyz` then answers 503 and every
+   * response closes its connection. Never, when absent.
+   */
+  readonly draining?: () => boolean
 }
 
 /**
@@ -36,6 +43,7 @@ export const createHttpApp = ({
   basePath,
   bodyLimitBytes,
   jsonLimits = DEFAULT_JSON_LIMITS,
+  draining = () => false,
 }: HttpAppDeps): Koa => {
   if (!isLiteralBasePath(basePath)) {
     throw new TypeError(`createHttpApp: basePath must be '' or like '/api/v1' (unreserved characters only)`)
@@ -49,7 +57,7 @@ export const createHttpApp = ({
   for (const [path, handler] of [
     ['/openapi.json', async (ctx: Koa.Context) => sendJson(ctx, 200, document)],
     ['/healthz', healthz()],
-    ['/readyz', readyz(plantStore)],
+    ['/readyz', readyz(plantStore, draining)],
   ] as const) {
     router.get(path, handler)
     router.all(path, rejectOtherMethods(['GET', 'HEAD']))
@@ -58,7 +66,9 @@ export const createHttpApp = ({
   const app = new Koa()
   app.use(requestLog(log))
   app.use(errorBoundary())
+  app.use(closeConnectionWhenDone(draining))
   app.use(requireHost())
+  app.use(refuseUnknownExpectation())
   app.use(router.routes())
   app.use(notFound())
   return app
