@@ -16,6 +16,9 @@ const zeros = (count: number, fixed = 16): string => repeatWithin('0', fixed, co
  */
 const shapes: ReadonlyArray<fc.Arbitrary<string>> = [
   fc.nat({ max: BODY_LIMIT }).map((n) => `1.${zeros(n)}1`),
+  fc.nat({ max: BODY_LIMIT }).map((n) => `-0.${zeros(n)}7e5`),
+  fc.nat({ max: BODY_LIMIT }).map((n) => `9${zeros(n)}9`),
+  fc.nat({ max: BODY_LIMIT }).map((n) => `[2.${zeros(n)}2]`),
   fc.nat({ max: BODY_LIMIT }).map((n) => `-0.${zeros(n)}`),
   fc.nat({ max: BODY_LIMIT }).map((n) => `1${zeros(n)}`),
   fc.nat({ max: BODY_LIMIT }).map((n) => `1e${zeros(n)}1`),

@@ -22,7 +22,7 @@ describe('reading JSON costs a bounded amount of CPU per byte', function () {
           CPU_BOUND_MS,
         )
       }),
-      { numRuns: 60 },
+      { numRuns: 100 },
     )
   })
 
