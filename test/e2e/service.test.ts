@@ -222,9 +222,9 @@ describe('the service as npm start runs it', function () {
 
     const before = outcomes.filter((outcome) => outcome.beforeSignal)
     const after = outcomes.filter((outcome) => !outcome.beforeSignal)
-    expect(before.length, 'requests sent before the signal').to.be.above(CLIENTS)
+    expect(before.length, 'requests sent before the signal').to.be.at.least(CLIENTS)
     expect(before.filter((outcome) => outcome.status !== 200), 'requests sent before the signal without a 200').to.deep.equal([])
-    expect(after.filter((outcome) => outcome.status === 200).length, 'requests served while draining').to.be.above(CLIENTS)
+    expect(after.filter((outcome) => outcome.status === 200).length, 'requests served while draining').to.be.above(0)
     const lastHeaders = [...lastConnectionHeader.values()]
     expect(lastHeaders.filter((header) => header !== 'close'), 'connections whose last response did not say close').to.deep.equal([])
     expect(service.stdout()).to.include('"msg":"draining"')

@@ -22,7 +22,7 @@ describe('slow and idle clients', function () {
     return connection
   }
   beforeEach(async function () {
-    app = await startTestApp({}, { headersTimeoutMs: 1_000, requestTimeoutMs: 1_500, keepAliveTimeoutMs: 500, maxConnections: 4 })
+    app = await startTestApp({}, { headersTimeoutMs: 1_000, requestTimeoutMs: 1_500, keepAliveTimeoutMs: 500 })
   })
   afterEach(async function () {
     for (const connection of connections.splice(0)) connection.socket.destroy()
@@ -88,6 +88,9 @@ describe('slow and idle clients', function () {
   })
 
   it('refuses connections beyond the cap while serving the earlier ones', async function () {
+    // Default timeouts here: the earlier connections wait idle while the cap is tried.
+    await app.close()
+    app = await startTestApp({}, { maxConnections: 4 })
     const earlier = await Promise.all([open(), open(), open(), open()])
     const beyond = await open()
     expect(await settlesWithin(beyond.closed, CLOSE_WITHIN_MS), 'the excess connection closed').to.equal(true)
