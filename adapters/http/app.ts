@@ -2,10 +2,13 @@ import Router from '@koa/router'
 import Koa from 'koa'
 import type { Authenticator, PlantStore } from '../../core/index.js'
 import { isLiteralBasePath } from './base-path.js'
+import { closeConnectionWhenDone } from './connection-close.js'
 import { createPlantRoute } from './create-plant-route.js'
+import { DEFAULT_JSON_LIMITS, type JsonLimits } from './exact-json.js'
 import { makeJsonBodyReader } from './json-body.js'
 import type { Logger } from './logger.js'
 import { errorBoundary, notFound, rejectOtherMethods, requestLog, requireHost } from './middleware.js'
+import { refuseUnknownExpectation } from './expectation.js'
 import { openApiDocument } from './openapi-document.js'
 import { healthz, readyz } from './probe-routes.js'
 import { sendJson } from './respond.js'
@@ -18,6 +21,13 @@ export interface HttpAppDeps {
   readonly basePath: string
   /** Largest request body accepted, in bytes. */
   readonly bodyLimitBytes: number
+  /** Longest number and deepest nesting a JSON body may hold; `DEFAULT_JSON_LIMITS` when absent. */
+  readonly jsonLimits?: JsonLimits
+  /**
+   * Whether the service is draining before it stops: `/readyz` then answers 503 and every
+   * response closes its connection. Never, when absent.
+   */
+  readonly draining?: () => boolean
 }
 
 /**
@@ -26,7 +36,15 @@ export interface HttpAppDeps {
  * The operation lives under the base path; the OpenAPI document and the probes at the root,
  * where load balancers and tooling look for them.
  */
-export const createHttpApp = ({ plantStore, authenticator, log, basePath, bodyLimitBytes }: HttpAppDeps): Koa => {
+export const createHttpApp = ({
+  plantStore,
+  authenticator,
+  log,
+  basePath,
+  bodyLimitBytes,
+  jsonLimits = DEFAULT_JSON_LIMITS,
+  draining = () => false,
+}: HttpAppDeps): Koa => {
   if (!isLiteralBasePath(basePath)) {
     throw new TypeError(`createHttpApp: basePath must be '' or like '/api/v1' (unreserved characters only)`)
   }
@@ -34,12 +52,12 @@ export const createHttpApp = ({ plantStore, authenticator, log, basePath, bodyLi
   const document = openApiDocument(basePath)
   // Paths match exactly as written: /PLANTS and /plants/ are other paths, answered 404.
   const router = new Router({ sensitive: true, strict: true })
-  router.post(plants, createPlantRoute({ plantStore, authenticator, readJsonBody: makeJsonBodyReader(bodyLimitBytes) }))
+  router.post(plants, createPlantRoute({ plantStore, authenticator, readJsonBody: makeJsonBodyReader(bodyLimitBytes, jsonLimits) }))
   router.all(plants, rejectOtherMethods(['POST']))
   for (const [path, handler] of [
     ['/openapi.json', async (ctx: Koa.Context) => sendJson(ctx, 200, document)],
     ['/healthz', healthz()],
-    ['/readyz', readyz(plantStore)],
+    ['/readyz', readyz(plantStore, draining)],
   ] as const) {
     router.get(path, handler)
     router.all(path, rejectOtherMethods(['GET', 'HEAD']))
@@ -48,7 +66,9 @@ export const createHttpApp = ({ plantStore, authenticator, log, basePath, bodyLi
   const app = new Koa()
   app.use(requestLog(log))
   app.use(errorBoundary())
+  app.use(closeConnectionWhenDone(draining))
   app.use(requireHost())
+  app.use(refuseUnknownExpectation())
   app.use(router.routes())
   app.use(notFound())
   return app

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { toErrorResponse } from './error-response.js'
 import { headersTooLarge, malformedRequest, requestTimeout, type RequestProblem } from './request-problems.js'
@@ -9,20 +10,45 @@ import { headersTooLarge, malformedRequest, requestTimeout, type RequestProblem 
  */
 export const answerClientError = (error: Error & { code?: string }, socket: Duplex): void => {
   const problem = problemOf(error.code)
-  if (problem === undefined || !socket.writable) {
+  // A response the app has begun to write cannot be followed by another one on the same bytes.
+  if (problem === undefined || hasResponseInFlight(socket)) {
     socket.destroy()
     return
   }
-  const { status, body } = toErrorResponse(problem)
+  answerOnSocket(socket, problem)
+}
+
+/** Writes the Error document of a problem straight on a socket, with `Connection: close`, and ends it. */
+export const answerOnSocket = (socket: Duplex, problem: RequestProblem): void => {
+  // The client's end of a connection answered already (408, say) reaches Node as one more parse
+  // error; the first answer stands.
+  if (answered.has(socket) || !socket.writable) {
+    socket.destroy()
+    return
+  }
+  answered.set(socket, problem)
+  const { status, headers, body } = toErrorResponse(problem)
   const json = JSON.stringify(body)
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`)
   socket.end(
-    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(json)}\r\n` +
+      extra.join('') +
       'Connection: close\r\n\r\n' +
       json,
   )
 }
+
+/**
+ * The problem this server answered on a socket by itself, if it did: a request the app was still
+ * reading when Node's request timeout cut it shows up in the app as an aborted body, and the app
+ * logs the status the client actually got. Keyed weakly, so it holds nothing once a socket is gone.
+ */
+export const problemAnsweredOn = (socket: unknown): RequestProblem | undefined =>
+  typeof socket === 'object' && socket !== null ? answered.get(socket as Duplex) : undefined
+
+const answered = new WeakMap<Duplex, RequestProblem>()
 
 // A reset or a closed socket has no one left to answer.
 const problemOf = (code: string | undefined): RequestProblem | undefined => {
@@ -32,8 +58,6 @@ const problemOf = (code: string | undefined): RequestProblem | undefined => {
   return malformedRequest
 }
 
-const REASONS: Readonly<Record<number, string>> = {
-  400: 'Bad Request',
-  408: 'Request Timeout',
-  431: 'Request Header Fields Too Large',
-}
+// Node keeps the response being written on its socket; its headers gone out means bytes are on the wire.
+const hasResponseInFlight = (socket: Duplex): boolean =>
+  (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true

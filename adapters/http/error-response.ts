@@ -49,8 +49,14 @@ export const toErrorResponse = (problem: Problem): ErrorResponse => {
       return answer(413, `The request body is larger than ${problem.limitBytes} bytes.`)
     case 'UnsupportedMediaType':
       return answer(415, problem.detail)
+    case 'ExpectationFailed':
+      return answer(417, 'The only expectation this service meets is "Expect: 100-continue".')
     case 'HeadersTooLarge':
       return answer(431, 'The request headers are too large.')
+    case 'MethodNotImplemented':
+      return answer(501, 'This service is not a proxy: CONNECT is not supported; the operation is POST /plants.')
+    case 'ShuttingDown':
+      return answer(503, 'This instance is shutting down; send requests to another one.', { 'Retry-After': '1' })
     case 'StorageUnavailable':
       return answer(503, 'Storage is unavailable; try again shortly.', { 'Retry-After': '1' })
     case 'AuthenticationUnavailable':

@@ -1,20 +1,36 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { parse } from 'lossless-json'
+import { findExcess } from './json-bounds.js'
+
+/** The bounds on the shape of a JSON text, checked before it is parsed. */
+export interface JsonLimits {
+  /** Longest number accepted, in characters (sign, digits, point and exponent included). */
+  readonly maxNumberLength: number
+  /** Deepest nesting of arrays and objects accepted: `{}` is 1, `{"a":[]}` is 2. */
+  readonly maxDepth: number
+}
+
+export const DEFAULT_JSON_LIMITS: JsonLimits = { maxNumberLength: 100, maxDepth: 32 }
 
 /**
  * Parses a JSON text from its UTF-8 bytes, keeping every integer exact: a number whose exact value
  * is an integer becomes a `bigint` (so 9007199254740993 stays itself, and 1.0 and 1e2 are the
  * integers 1 and 100); any other number becomes a `number`. Bytes that are not UTF-8 are refused
  * (RFC 8259 section 8.1), as are duplicate keys with different values, which JSON.parse would
- * settle silently by keeping the last.
+ * settle silently by keeping the last. A text nested deeper or holding a longer number than the
+ * limits allow is refused after one linear scan, before any parsing: the work per byte stays
+ * constant whatever the text.
  */
-export const parseExactJson = (bytes: Uint8Array): E.Either<string, unknown> => {
+export const parseExactJson = (bytes: Uint8Array, limits: JsonLimits = DEFAULT_JSON_LIMITS): E.Either<string, unknown> => {
   let text: string
   try {
     text = utf8.decode(bytes)
   } catch {
     return E.left('the request body is not valid UTF-8')
   }
+  const excess = findExcess(text, limits)
+  if (excess === 'depth') return E.left(`the request body is nested deeper than ${limits.maxDepth} levels`)
+  if (excess === 'number') return E.left(`the request body holds a number longer than ${limits.maxNumberLength} characters`)
   try {
     return E.right(parse(text, null, parseNumber))
   } catch (error) {
@@ -25,32 +41,38 @@ export const parseExactJson = (bytes: Uint8Array): E.Either<string, unknown> => 
 // fatal: a byte sequence that is not UTF-8 throws instead of turning into U+FFFD.
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
-const plainInteger = /^-?\d+$/
-const decimal = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/
-
 // Beyond this many digits a number is far outside int64; it is kept as a double rather than
-// expanded, so a body like 1e999999999 cannot make the parser build a billion-digit bigint.
+// expanded, so a body like 1e999 cannot make the parser build a thousand-digit bigint.
 const MAX_INTEGER_DIGITS = 400
 
+const isDigitZero = (text: string, index: number): boolean => text.charCodeAt(index) === 0x30
+
+/**
+ * The value of a lexeme the JSON grammar accepted (`-?int(.frac)?([eE][+-]?digits)?`), read with
+ * index loops only: each character is looked at a bounded number of times, never backtracked over.
+ */
 const parseNumber = (lexeme: string): bigint | number => {
-  if (plainInteger.test(lexeme)) {
-    return lexeme.length <= MAX_INTEGER_DIGITS ? BigInt(lexeme) : Number(lexeme)
-  }
-  const parts = decimal.exec(lexeme)
-  if (parts === null) return Number(lexeme)
-  const [, sign = '', whole = '', fraction = '', exponentText = '0'] = parts
-  const digits = (whole + fraction).replace(/^0+(?=\d)/, '')
-  const significant = digits.replace(/0+$/, '')
-  const scale = BigInt(exponentText) - BigInt(fraction.length) + BigInt(digits.length - significant.length)
-  if (/^0*$/.test(digits)) return 0n
-  if (scale < 0n) return Number(lexeme)
-  if (BigInt(significant.length) + scale > BigInt(MAX_INTEGER_DIGITS)) return Number(lexeme)
-  return BigInt(sign + significant) * 10n ** scale
+  const negative = lexeme.charCodeAt(0) === 0x2d
+  const exponentAt = lexeme.search(/[eE]/)
+  const mantissa = lexeme.slice(negative ? 1 : 0, exponentAt === -1 ? lexeme.length : exponentAt)
+  const point = mantissa.indexOf('.')
+  const fractionLength = point === -1 ? 0 : mantissa.length - point - 1
+  const digits = point === -1 ? mantissa : mantissa.slice(0, point) + mantissa.slice(point + 1)
+  let first = 0
+  while (first < digits.length && isDigitZero(digits, first)) first++
+  let end = digits.length
+  while (end > first && isDigitZero(digits, end - 1)) end--
+  if (first === end) return 0n
+  // The exponent has at most the number's length in digits, so a double holds it exactly enough:
+  // any exponent a double would round is far beyond MAX_INTEGER_DIGITS either way.
+  const exponent = exponentAt === -1 ? 0 : Number(lexeme.slice(exponentAt + 1))
+  const scale = exponent - fractionLength + (digits.length - end)
+  if (scale < 0 || end - first + scale > MAX_INTEGER_DIGITS) return Number(lexeme)
+  const significant = BigInt(digits.slice(first, end))
+  return (negative ? -significant : significant) * 10n ** BigInt(scale)
 }
 
 const describeSyntaxError = (error: unknown): string => {
-  // The parser recurses: a document nested thousands deep runs out of stack, not out of grammar.
-  if (error instanceof RangeError) return 'the request body is nested too deeply'
   const position = error instanceof Error ? /position (\d+)/.exec(error.message)?.[1] : undefined
   const duplicate = error instanceof Error ? /^Duplicate key '(.*)' encountered/s.exec(error.message) : null
   if (duplicate?.[1] !== undefined) {

@@ -1,15 +1,61 @@
 import { createServer, type Server } from 'node:http'
 import type Koa from 'koa'
-import { answerClientError } from './client-error.js'
+import { answerClientError, answerOnSocket } from './client-error.js'
+import { methodNotImplemented } from './request-problems.js'
+
+/** How long a client may take, and how many may be connected at once. */
+export interface HttpServerLimits {
+  /** Longest wait for a request's headers, from the first byte of the request. */
+  readonly headersTimeoutMs: number
+  /** Longest wait for a whole request, headers and body; at least `headersTimeoutMs`. */
+  readonly requestTimeoutMs: number
+  /** Longest an idle keep-alive connection stays open between requests. */
+  readonly keepAliveTimeoutMs: number
+  /** Most connections open at once; a connection beyond them is closed as soon as it is accepted. */
+  readonly maxConnections: number
+}
+
+export const DEFAULT_HTTP_SERVER_LIMITS: HttpServerLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 1_000,
+}
 
 /**
- * A Node HTTP server for the app, not yet listening. Requests Node's parser refuses are answered
- * with Error documents too; a missing Host header is left for the app to refuse the same way
- * (Node's own check would answer a bare 400).
+ * A Node HTTP server for the app, not yet listening, within the given limits. Requests Node's
+ * parser refuses are answered with Error documents too; a missing Host header is left for the app
+ * to refuse the same way (Node's own check would answer a bare 400), and so is an `Expect` the
+ * service cannot meet (Node's own 417 has no body). A request that expects `100-continue` is
+ * invited to send its body only once the app starts reading it, so a request refused first
+ * (401, 403, 415) never sends it. CONNECT, which Node would answer by closing the connection
+ * without a word, gets a 501 Error document.
  */
-export const createHttpServer = (app: Koa): Server => {
+export const createHttpServer = (app: Koa, limits: HttpServerLimits = DEFAULT_HTTP_SERVER_LIMITS): Server => {
   const handle = app.callback()
-  const server = createServer({ requireHostHeader: false }, (req, res) => void handle(req, res))
+  const server = createServer(
+    {
+      requireHostHeader: false,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // Node checks the two timeouts every 30 s by default, which would let a slow client stay
+      // up to 30 s past them; a tenth of the shorter one keeps the overshoot small.
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 10))),
+    },
+    (req, res) => void handle(req, res),
+  )
+  server.maxConnections = limits.maxConnections
   server.on('clientError', answerClientError)
+  server.on('checkContinue', (req, res) => {
+    // The body stream is resumed when the app reads it; a response sent before then means the
+    // body will never be read, and Node's own resume to drain it must not invite it either.
+    req.once('resume', () => {
+      if (!res.headersSent) res.writeContinue()
+    })
+    void handle(req, res)
+  })
+  server.on('checkExpectation', (req, res) => void handle(req, res))
+  server.on('connect', (_req, socket) => answerOnSocket(socket, methodNotImplemented))
   return server
 }

@@ -3,7 +3,8 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type Koa from 'koa'
 import bodyParser from 'koa-bodyparser'
-import { parseExactJson } from './exact-json.js'
+import { problemAnsweredOn } from './client-error.js'
+import { parseExactJson, type JsonLimits } from './exact-json.js'
 import {
   malformedBody,
   payloadTooLarge,
@@ -15,16 +16,16 @@ import {
 const JSON_TYPES = ['application/json', 'application/*+json']
 
 /**
- * Reads a JSON request body within a size limit and parses it with exact integers. The result is
- * untrusted input, for a codec to parse further.
+ * Reads a JSON request body within a size limit and parses it with exact integers, within the
+ * JSON limits. The result is untrusted input, for a codec to parse further.
  */
-export const makeJsonBodyReader = (limitBytes: number) => {
+export const makeJsonBodyReader = (limitBytes: number, jsonLimits: JsonLimits) => {
   const readBytes = makeByteReader(limitBytes)
   return (ctx: Koa.Context): TE.TaskEither<RequestProblem, unknown> =>
     pipe(
       TE.fromEither(requireJsonContentType(ctx)),
       TE.flatMap(() => readBytes(ctx)),
-      TE.flatMapEither((bytes) => pipe(parseExactJson(bytes), E.mapLeft(malformedBody))),
+      TE.flatMapEither((bytes) => pipe(parseExactJson(bytes, jsonLimits), E.mapLeft(malformedBody))),
     )
 }
 
@@ -60,21 +61,32 @@ const makeByteReader = (limitBytes: number) => {
   return (ctx: Koa.Context): TE.TaskEither<RequestProblem, Uint8Array> =>
     TE.tryCatch(
       async () => {
+        normaliseContentCoding(ctx)
         await parse(ctx, async () => {})
         const body: unknown = ctx.request.body
         // A request without any body leaves koa-bodyparser's placeholder `{}`: zero bytes.
         return body instanceof Uint8Array ? body : new Uint8Array()
       },
-      (error) => classifyReadError(error, limitBytes),
+      (error) => classifyReadError(error, limitBytes, ctx),
     )
 }
 
-const classifyReadError = (error: unknown, limitBytes: number): RequestProblem => {
+// Content codings are case-insensitive (RFC 9110 section 8.4.1), but koa-bodyparser matches
+// 'gzip', 'deflate' and 'br' exactly: it is given the header in lower case.
+const normaliseContentCoding = (ctx: Koa.Context): void => {
+  const coding = ctx.req.headers['content-encoding']
+  if (coding !== undefined) ctx.req.headers['content-encoding'] = coding.trim().toLowerCase()
+}
+
+const classifyReadError = (error: unknown, limitBytes: number, ctx: Koa.Context): RequestProblem => {
   const { status, type } = (error ?? {}) as { status?: unknown; type?: unknown }
   if (status === 413) return payloadTooLarge(limitBytes)
   if (type === 'encoding.unsupported' || status === 415) {
     return unsupportedMediaType('The Content-Encoding of the request body is not supported.')
   }
+  // A body cut by the server's own request timeout was answered 408 on the socket: say so.
+  const answered = type === 'request.aborted' ? problemAnsweredOn(ctx.req.socket) : undefined
+  if (answered !== undefined) return answered
   if (type === 'request.aborted' || type === 'request.size.invalid') {
     return malformedBody('the request body ended before its declared length')
   }

@@ -45,9 +45,13 @@ export const requestLog =
     }
   }
 
-/** Refuses an HTTP/1.1 request without a Host header, as RFC 9112 section 3.2 requires. */
+/**
+ * Refuses an HTTP/1.1 request without a Host header, and any request with more than one, as RFC
+ * 9112 section 3.2 requires (Node keeps the first of several silently).
+ */
 export const requireHost = (): Koa.Middleware => async (ctx, next) => {
-  if (ctx.req.httpVersionMajor === 1 && ctx.req.httpVersionMinor >= 1 && ctx.get('Host') === '') {
+  const hosts = ctx.req.rawHeaders.filter((field, index) => index % 2 === 0 && field.toLowerCase() === 'host').length
+  if (hosts > 1 || (ctx.req.httpVersionMajor === 1 && ctx.req.httpVersionMinor >= 1 && ctx.get('Host') === '')) {
     sendProblem(ctx, malformedRequest)
     return
   }

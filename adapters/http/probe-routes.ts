@@ -1,15 +1,23 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type Koa from 'koa'
 import type { PlantStore } from '../../core/index.js'
+import { shuttingDown } from './request-problems.js'
 import { sendJson, sendProblem } from './respond.js'
 
 /** `/healthz`: answers while the process can answer at all. */
 export const healthz = (): Koa.Middleware => async (ctx) => sendJson(ctx, 200, { status: 'alive' })
 
-/** `/readyz`: answers 200 only while storage does, so no traffic goes where it would get 503. */
+/**
+ * `/readyz`: answers 200 only while storage does, so no traffic goes where it would get 503, and
+ * 503 from the moment the service starts draining, so load balancers stop sending it requests.
+ */
 export const readyz =
-  (plantStore: PlantStore): Koa.Middleware =>
+  (plantStore: PlantStore, draining: () => boolean): Koa.Middleware =>
   async (ctx) => {
+    if (draining()) {
+      sendProblem(ctx, shuttingDown)
+      return
+    }
     const ready = await plantStore.checkReady()()
     if (E.isLeft(ready)) sendProblem(ctx, ready.left)
     else sendJson(ctx, 200, { status: 'ready' })

@@ -9,6 +9,9 @@ export type RequestProblem =
   | { readonly _tag: 'MalformedRequest' }
   | { readonly _tag: 'HeadersTooLarge' }
   | { readonly _tag: 'RequestTimeout' }
+  | { readonly _tag: 'ExpectationFailed' }
+  | { readonly _tag: 'MethodNotImplemented' }
+  | { readonly _tag: 'ShuttingDown' }
 
 export const unsupportedMediaType = (detail: string): RequestProblem => ({ _tag: 'UnsupportedMediaType', detail })
 export const payloadTooLarge = (limitBytes: number): RequestProblem => ({ _tag: 'PayloadTooLarge', limitBytes })
@@ -22,3 +25,6 @@ export const unexpectedFailure = (cause: unknown): RequestProblem => ({ _tag: 'U
 export const malformedRequest: RequestProblem = { _tag: 'MalformedRequest' }
 export const headersTooLarge: RequestProblem = { _tag: 'HeadersTooLarge' }
 export const requestTimeout: RequestProblem = { _tag: 'RequestTimeout' }
+export const expectationFailed: RequestProblem = { _tag: 'ExpectationFailed' }
+export const methodNotImplemented: RequestProblem = { _tag: 'MethodNotImplemented' }
+export const shuttingDown: RequestProblem = { _tag: 'ShuttingDown' }

@@ -3,17 +3,22 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as RA from 'fp-ts/lib/ReadonlyArray.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
+import type { HttpServerLimits, JsonLimits } from '../../adapters/http/index.js'
 import type { JwtAuthenticatorOptions } from '../../adapters/jwt/index.js'
 import type { BearerToken } from '../../core/index.js'
 import {
   BasePath,
   BearerTokens,
   ByteSize,
+  ConnectionCount,
   decodeEnvironment,
+  DelayMilliseconds,
   Host,
   Milliseconds,
   MongoDbName,
   MongoUri,
+  NestingDepth,
+  NumberLength,
   Port,
   withDefault,
 } from './env-codecs.js'
@@ -35,7 +40,20 @@ export interface ServiceConfig {
   readonly jwt: JwtAuthenticatorOptions | undefined
   readonly storage: StorageConfig
   readonly bodyLimitBytes: number
+  readonly jsonLimits: JsonLimits
+  readonly serverLimits: HttpServerLimits
+  readonly shutdown: ShutdownConfig
 }
+
+/** How the service stops on a signal. */
+export interface ShutdownConfig {
+  /** How long it keeps serving, `/readyz` answering 503, before it stops accepting connections. */
+  readonly drainMs: number
+  /** How long requests still running after that may take before their connections are cut. */
+  readonly graceMs: number
+}
+
+const DEFAULT_GRACE_MS = 10_000
 
 const Environment = t.type({
   PORT: withDefault(Port, 3000),
@@ -46,7 +64,32 @@ const Environment = t.type({
   MONGODB_DB: withDefault(MongoDbName, 'plant_store'),
   MONGODB_TIMEOUT_MS: withDefault(Milliseconds, 5000),
   BODY_LIMIT: withDefault(ByteSize, 64 * 1024),
+  JSON_NUMBER_LIMIT: withDefault(NumberLength, 100),
+  JSON_DEPTH_LIMIT: withDefault(NestingDepth, 32),
+  HEADERS_TIMEOUT_MS: withDefault(Milliseconds, 10_000),
+  REQUEST_TIMEOUT_MS: withDefault(Milliseconds, 30_000),
+  KEEP_ALIVE_TIMEOUT_MS: withDefault(Milliseconds, 5_000),
+  MAX_CONNECTIONS: withDefault(ConnectionCount, 1_000),
+  SHUTDOWN_DRAIN_MS: withDefault(DelayMilliseconds, 5_000),
+  SHUTDOWN_GRACE_MS: Milliseconds,
 })
+
+type Variables = t.TypeOf<typeof Environment>
+
+// Rules that tie one variable to another, each message naming the variable to change.
+const checkRelations = (vars: Variables): E.Either<ReadonlyArray<string>, Variables> => {
+  const problems = [
+    ...(vars.HEADERS_TIMEOUT_MS > vars.REQUEST_TIMEOUT_MS
+      ? [`REQUEST_TIMEOUT_MS: expected at least HEADERS_TIMEOUT_MS (${vars.HEADERS_TIMEOUT_MS}): the whole request includes its headers`]
+      : []),
+    ...(vars.SHUTDOWN_GRACE_MS !== undefined && vars.SHUTDOWN_GRACE_MS < vars.MONGODB_TIMEOUT_MS
+      ? [
+          `SHUTDOWN_GRACE_MS: expected at least MONGODB_TIMEOUT_MS (${vars.MONGODB_TIMEOUT_MS}): a request must be able to finish its storage call before it is cut`,
+        ]
+      : []),
+  ]
+  return problems.length === 0 ? E.right(vars) : E.left(problems)
+}
 
 /**
  * Reads the configuration from environment variables. Every bad variable is reported, each
@@ -55,7 +98,7 @@ const Environment = t.type({
 export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E.Either<ReadonlyArray<string>, ServiceConfig> =>
   pipe(
     sequenceS(E.getApplicativeValidation(RA.getSemigroup<string>()))({
-      vars: decodeEnvironment(Environment, env),
+      vars: pipe(decodeEnvironment(Environment, env), E.flatMap(checkRelations)),
       jwt: parseJwtConfig(env),
     }),
     E.map(({ vars, jwt }) => ({
@@ -69,5 +112,16 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
           ? { _tag: 'InMemory' as const }
           : { _tag: 'MongoDb' as const, uri: vars.MONGODB_URI, dbName: vars.MONGODB_DB, timeoutMs: vars.MONGODB_TIMEOUT_MS },
       bodyLimitBytes: vars.BODY_LIMIT,
+      jsonLimits: { maxNumberLength: vars.JSON_NUMBER_LIMIT, maxDepth: vars.JSON_DEPTH_LIMIT },
+      serverLimits: {
+        headersTimeoutMs: vars.HEADERS_TIMEOUT_MS,
+        requestTimeoutMs: vars.REQUEST_TIMEOUT_MS,
+        keepAliveTimeoutMs: vars.KEEP_ALIVE_TIMEOUT_MS,
+        maxConnections: vars.MAX_CONNECTIONS,
+      },
+      shutdown: {
+        drainMs: vars.SHUTDOWN_DRAIN_MS,
+        graceMs: vars.SHUTDOWN_GRACE_MS ?? Math.max(DEFAULT_GRACE_MS, vars.MONGODB_TIMEOUT_MS),
+      },
     })),
   )

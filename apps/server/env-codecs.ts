@@ -74,10 +74,23 @@ export const MongoDbName = setting(
   (text) => (/^[^/\\. "$*<>:|?\0]+$/.test(text) && Buffer.byteLength(text) <= 63 ? text : undefined),
 )
 
-export const Milliseconds = setting('Milliseconds', 'a whole number of milliseconds from 100 to 600000', (text) => {
-  const ms = /^\d{1,6}$/.test(text) ? Number(text) : NaN
-  return ms >= 100 && ms <= 600_000 ? ms : undefined
-})
+// A whole number from `min` to `max`, written in digits only.
+const wholeNumber = (name: string, min: number, max: number, expected: string) =>
+  setting(name, expected, (text) => {
+    const value = /^\d{1,9}$/.test(text) ? Number(text) : NaN
+    return value >= min && value <= max ? value : undefined
+  })
+
+export const Milliseconds = wholeNumber('Milliseconds', 100, 600_000, 'a whole number of milliseconds from 100 to 600000')
+
+/** A wait that may be skipped: 0 is allowed. */
+export const DelayMilliseconds = wholeNumber('DelayMilliseconds', 0, 600_000, 'a whole number of milliseconds from 0 to 600000')
+
+export const ConnectionCount = wholeNumber('ConnectionCount', 1, 1_000_000, 'a whole number of connections from 1 to 1000000')
+
+export const NumberLength = wholeNumber('NumberLength', 1, 1_000, 'a whole number of characters from 1 to 1000')
+
+export const NestingDepth = wholeNumber('NestingDepth', 1, 1_000, 'a whole number of levels from 1 to 1000')
 
 const UNITS: Readonly<Record<string, number>> = { '': 1, b: 1, kb: 1024, kib: 1024, mb: 1024 ** 2, mib: 1024 ** 2 }
 const MAX_BODY_LIMIT = 16 * 1024 ** 2

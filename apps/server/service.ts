@@ -2,19 +2,22 @@ import * as E from 'fp-ts/lib/Either.js'
 import { once } from 'node:events'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { setTimeout as delay } from 'node:timers/promises'
 import { createHttpApp, createHttpServer, type Logger } from '../../adapters/http/index.js'
-import type { ServiceConfig } from './config.js'
+import type { ServiceConfig, ShutdownConfig } from './config.js'
 import { openAuthenticator } from './authentication.js'
 import { openStorage } from './storage.js'
 
 /** A listening service: where it answers, and how to stop it. */
 export interface RunningService {
   readonly url: string
-  /** Stops accepting, lets requests in flight finish (up to the grace period), then closes storage. */
+  /**
+   * Drains (`/readyz` answers 503 and every response closes its connection, while requests are
+   * still served), then stops accepting, lets requests in flight finish within the grace period,
+   * and closes storage.
+   */
   readonly close: () => Promise<void>
 }
-
-const SHUTDOWN_GRACE_MS = 10_000
 
 /**
  * The composition root: configuration in, a listening service out, every dependency in view.
@@ -25,15 +28,18 @@ export const startService = async (config: ServiceConfig, log: Logger): Promise<
   if (E.isLeft(opened)) return opened
   const storage = opened.right
   const authenticator = openAuthenticator(config, log)
+  let draining = false
   const app = createHttpApp({
     plantStore: storage.store,
     authenticator,
     log,
     basePath: config.basePath,
     bodyLimitBytes: config.bodyLimitBytes,
+    jsonLimits: config.jsonLimits,
+    draining: () => draining,
   })
   app.silent = true
-  const server = createHttpServer(app)
+  const server = createHttpServer(app, config.serverLimits)
   const listening = await listen(server, config)
   if (E.isLeft(listening)) {
     await storage.close()
@@ -44,7 +50,10 @@ export const startService = async (config: ServiceConfig, log: Logger): Promise<
   return E.right({
     url,
     close: async () => {
-      await stopAccepting(server)
+      draining = true
+      log.info('draining', { ms: config.shutdown.drainMs })
+      await delay(config.shutdown.drainMs)
+      await stopAccepting(server, config.shutdown)
       await storage.close()
       log.info('stopped')
     },
@@ -53,11 +62,11 @@ export const startService = async (config: ServiceConfig, log: Logger): Promise<
 
 // Keep-alive connections outlive server.close(): each is closed as soon as its last response is
 // sent (the sweep), and whatever still runs after the grace period is cut off.
-const stopAccepting = async (server: Server): Promise<void> => {
+const stopAccepting = async (server: Server, { graceMs }: ShutdownConfig): Promise<void> => {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()))
   server.closeIdleConnections()
   const sweep = setInterval(() => server.closeIdleConnections(), 50)
-  const forced = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS)
+  const forced = setTimeout(() => server.closeAllConnections(), graceMs)
   await closed
   clearInterval(sweep)
   clearTimeout(forced)

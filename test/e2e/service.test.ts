@@ -1,12 +1,23 @@
 import { expect } from 'chai'
 import { once } from 'node:events'
-import { createServer, request } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { Agent, createServer, request } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import { setTimeout as delay } from 'node:timers/promises'
 import { useCurrentBuild } from '../support/current-build.js'
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js'
+import { expectOneRawErrorDocument, openRaw, settlesWithin } from '../support/raw-http.js'
 import { expectErrorDocument, expectPlant } from '../support/responses.js'
 
 const TOKEN = 'e2e-token-0123456789abcdef'
+
+const CLIENTS = 50
+const DRAIN_MS = 1_500
+
+interface Outcome {
+  readonly beforeSignal: boolean
+  readonly status: number | undefined
+  readonly error: string | undefined
+}
 
 describe('the service as npm start runs it', function () {
   this.timeout(20_000)
@@ -57,8 +68,33 @@ describe('the service as npm start runs it', function () {
     await expectErrorDocument(await post('/plants', '{"id":3,"name":"x"}'), 404)
   })
 
+  it('takes the JSON limits and the timeouts from the environment', async function () {
+    service = startServiceProcess({
+      PLANT_STORE_TOKENS: TOKEN,
+      JSON_NUMBER_LIMIT: '5',
+      JSON_DEPTH_LIMIT: '2',
+      HEADERS_TIMEOUT_MS: '500',
+      REQUEST_TIMEOUT_MS: '1000',
+    })
+    const url = await service.listening
+    const post = (body: string) =>
+      fetch(`${url}/plants`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+        body,
+      })
+    await expectPlant(await post('{"id":12345,"name":"x","a":[1]}'), { name: 'x' })
+    await expectErrorDocument(await post('{"id":123456,"name":"x"}'), 400)
+    await expectErrorDocument(await post('{"id":1,"name":"x","a":[[1]]}'), 400)
+    const idle = await openRaw(url)
+    idle.write('POST /plants HTTP/1.1\r\n')
+    expect(await settlesWithin(idle.closed, 5_000), 'a request whose headers stop coming is closed').to.equal(true)
+    expectOneRawErrorDocument(idle.received(), 408)
+  })
+
   it('lets a request in flight finish before it stops', async function () {
-    service = startServiceProcess({ PLANT_STORE_TOKENS: TOKEN })
+    // No drain: the request in flight finishes even when the listener closes at once.
+    service = startServiceProcess({ PLANT_STORE_TOKENS: TOKEN, SHUTDOWN_DRAIN_MS: '0' })
     const { hostname, port } = new URL(await service.listening)
     const body = '{"id":42,"name":"Slow plant"}'
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -127,5 +163,69 @@ describe('the service as npm start runs it', function () {
       expect(service.stderr()).to.include(`${name}: expected`)
     }
     expect(service.stderr()).to.not.include('short')
+  })
+
+  it('answers every request sent before the signal, turns /readyz 503 while draining, and closes each connection with its last response', async function () {
+    service = startServiceProcess({ PLANT_STORE_TOKENS: TOKEN, SHUTDOWN_DRAIN_MS: String(DRAIN_MS) })
+    const { hostname, port } = new URL(await service.listening)
+    let signalled = false
+    const outcomes: Outcome[] = []
+    // What the last response on each connection said about the connection.
+    const lastConnectionHeader = new Map<Socket, string | undefined>()
+
+    const post = (agent: Agent, id: number): Promise<Outcome> => {
+      const beforeSignal = !signalled
+      const body = JSON.stringify({ id, name: `plant ${id}` })
+      return new Promise((resolve) => {
+        const req = request(
+          {
+            host: hostname,
+            port,
+            agent,
+            method: 'POST',
+            path: '/plants',
+            headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json', 'Content-Length': body.length },
+          },
+          (res) => {
+            lastConnectionHeader.set(res.socket, res.headers.connection)
+            res.resume().on('end', () => resolve({ beforeSignal, status: res.statusCode, error: undefined }))
+          },
+        )
+        req.on('error', (error: NodeJS.ErrnoException) => resolve({ beforeSignal, status: undefined, error: error.code ?? error.message }))
+        req.end(body)
+      })
+    }
+
+    // Each client sends one request after another on its kept-alive connection, until the
+    // service no longer answers.
+    const client = async (index: number): Promise<void> => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+      for (let n = 0; ; n++) {
+        const outcome = await post(agent, index * 1_000_000 + n)
+        outcomes.push(outcome)
+        if (outcome.error !== undefined && !outcome.beforeSignal) break
+      }
+      agent.destroy()
+    }
+    const clients = Promise.all(Array.from({ length: CLIENTS }, (_, index) => client(index)))
+
+    await delay(500)
+    signalled = true
+    service.child.kill('SIGTERM')
+    await delay(DRAIN_MS / 3)
+    const readiness = await fetch(`http://${hostname}:${port}/readyz`, { headers: { Connection: 'close' } })
+    await expectErrorDocument(readiness, 503)
+
+    expect(await service.exited).to.equal(0)
+    await clients
+
+    const before = outcomes.filter((outcome) => outcome.beforeSignal)
+    const after = outcomes.filter((outcome) => !outcome.beforeSignal)
+    expect(before.length, 'requests sent before the signal').to.be.at.least(CLIENTS)
+    expect(before.filter((outcome) => outcome.status !== 200), 'requests sent before the signal without a 200').to.deep.equal([])
+    expect(after.filter((outcome) => outcome.status === 200).length, 'requests served while draining').to.be.above(0)
+    const lastHeaders = [...lastConnectionHeader.values()]
+    expect(lastHeaders.filter((header) => header !== 'close'), 'connections whose last response did not say close').to.deep.equal([])
+    expect(service.stdout()).to.include('"msg":"draining"')
   })
 })

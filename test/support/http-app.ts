@@ -1,6 +1,13 @@
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
-import { createHttpApp, createHttpServer, type HttpAppDeps, type Logger } from '../../adapters/http/index.js'
+import {
+  createHttpApp,
+  createHttpServer,
+  DEFAULT_HTTP_SERVER_LIMITS,
+  type HttpAppDeps,
+  type HttpServerLimits,
+  type Logger,
+} from '../../adapters/http/index.js'
 import { makeInMemoryPlantStore } from '../../adapters/in-memory/index.js'
 import { makeStaticTokenAuthenticator } from '../../adapters/static-tokens/index.js'
 
@@ -23,7 +30,10 @@ export interface TestApp {
 }
 
 /** Serves the real Koa app on an ephemeral loopback port, with in-memory defaults. */
-export const startTestApp = async (overrides: Partial<HttpAppDeps> = {}): Promise<TestApp> => {
+export const startTestApp = async (
+  overrides: Partial<HttpAppDeps> = {},
+  limits: Partial<HttpServerLimits> = {},
+): Promise<TestApp> => {
   const log = makeMemoryLogger()
   const deps: HttpAppDeps = {
     plantStore: makeInMemoryPlantStore(),
@@ -35,7 +45,7 @@ export const startTestApp = async (overrides: Partial<HttpAppDeps> = {}): Promis
   }
   const app = createHttpApp(deps)
   app.silent = true
-  const server = createHttpServer(app)
+  const server = createHttpServer(app, { ...DEFAULT_HTTP_SERVER_LIMITS, ...limits })
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
   const { port } = server.address() as AddressInfo

@@ -18,7 +18,7 @@ export interface ServiceBackend {
 /** Starts the whole service, as `npm start` composes it, with MONGODB_URI and MONGODB_DB set. */
 export const startServiceOn = async (uri: string, dbName: string): Promise<RunningService> => {
   const config = expectRight(
-    loadConfig({ PORT: '0', HOST: '127.0.0.1', PLANT_STORE_TOKENS: TOKEN, MONGODB_URI: uri, MONGODB_DB: dbName }),
+    loadConfig({ PORT: '0', HOST: '127.0.0.1', PLANT_STORE_TOKENS: TOKEN, MONGODB_URI: uri, MONGODB_DB: dbName, SHUTDOWN_DRAIN_MS: '0' }),
   )
   return expectRight(await startService(config, makeMemoryLogger()))
 }

@@ -19,6 +19,9 @@ describe('configuration from the environment', function () {
       jwt: undefined,
       storage: { _tag: 'InMemory' },
       bodyLimitBytes: 65536,
+      jsonLimits: { maxNumberLength: 100, maxDepth: 32 },
+      serverLimits: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000 },
+      shutdown: { drainMs: 5_000, graceMs: 10_000 },
     })
   })
 
@@ -37,6 +40,14 @@ describe('configuration from the environment', function () {
         MONGODB_DB: 'plants_prod',
         MONGODB_TIMEOUT_MS: '2500',
         BODY_LIMIT: '1mb',
+        JSON_NUMBER_LIMIT: '40',
+        JSON_DEPTH_LIMIT: '8',
+        HEADERS_TIMEOUT_MS: '2000',
+        REQUEST_TIMEOUT_MS: '20000',
+        KEEP_ALIVE_TIMEOUT_MS: '65000',
+        MAX_CONNECTIONS: '5000',
+        SHUTDOWN_DRAIN_MS: '0',
+        SHUTDOWN_GRACE_MS: '2500',
       }),
     )
     expect(config).to.deep.equal({
@@ -52,7 +63,26 @@ describe('configuration from the environment', function () {
         timeoutMs: 2500,
       },
       bodyLimitBytes: 1024 * 1024,
+      jsonLimits: { maxNumberLength: 40, maxDepth: 8 },
+      serverLimits: { headersTimeoutMs: 2_000, requestTimeoutMs: 20_000, keepAliveTimeoutMs: 65_000, maxConnections: 5_000 },
+      shutdown: { drainMs: 0, graceMs: 2_500 },
     })
+  })
+
+  it('makes the grace period no shorter than the storage deadline by default', function () {
+    expect(expectRight(loadConfig({ MONGODB_TIMEOUT_MS: '20000' })).shutdown).to.deep.equal({ drainMs: 5_000, graceMs: 20_000 })
+  })
+
+  it('refuses a grace period shorter than the storage deadline, naming SHUTDOWN_GRACE_MS', function () {
+    expect(refusal({ MONGODB_TIMEOUT_MS: '20000', SHUTDOWN_GRACE_MS: '10000' })).to.deep.equal([
+      'SHUTDOWN_GRACE_MS: expected at least MONGODB_TIMEOUT_MS (20000): a request must be able to finish its storage call before it is cut',
+    ])
+  })
+
+  it('refuses a request timeout shorter than the headers timeout, naming REQUEST_TIMEOUT_MS', function () {
+    expect(refusal({ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' })).to.deep.equal([
+      'REQUEST_TIMEOUT_MS: expected at least HEADERS_TIMEOUT_MS (20000): the whole request includes its headers',
+    ])
   })
 
   it('stores in MongoDB database plant_store, with a 5 s deadline, when only MONGODB_URI is set', function () {
@@ -92,6 +122,17 @@ describe('configuration from the environment', function () {
     ['BODY_LIMIT', '0'],
     ['BODY_LIMIT', '17mb'],
     ['BODY_LIMIT', 'lots'],
+    ['JSON_NUMBER_LIMIT', '-5'],
+    ['JSON_NUMBER_LIMIT', '1001'],
+    ['JSON_DEPTH_LIMIT', '-5'],
+    ['JSON_DEPTH_LIMIT', 'deep'],
+    ['HEADERS_TIMEOUT_MS', '99'],
+    ['REQUEST_TIMEOUT_MS', '600001'],
+    ['KEEP_ALIVE_TIMEOUT_MS', '-1'],
+    ['MAX_CONNECTIONS', 'none'],
+    ['MAX_CONNECTIONS', '1e3'],
+    ['SHUTDOWN_DRAIN_MS', '600001'],
+    ['SHUTDOWN_GRACE_MS', '10s'],
   ]
   for (const [name, value] of bad) {
     it(`refuses ${name}=${JSON.stringify(value)}, naming the variable and not echoing the value`, function () {

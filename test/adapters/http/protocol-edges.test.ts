@@ -1,0 +1,86 @@
+import { expect } from 'chai'
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
+import { TOKEN, postPlant, startTestApp, type TestApp } from '../../support/http-app.js'
+import { expectOneRawErrorDocument, finalResponses, openRaw, settlesWithin, waitForText } from '../../support/raw-http.js'
+import { expectErrorDocument, expectPlant } from '../../support/responses.js'
+
+const WAIT_MS = 3_000
+
+describe('HTTP edge cases, answered as RFC 9110 and 9112 say', function () {
+  let app: TestApp
+  beforeEach(async function () {
+    app = await startTestApp()
+  })
+  afterEach(async function () {
+    await app.close()
+  })
+
+  const exchange = async (request: string): Promise<string> => {
+    const connection = await openRaw(app.url)
+    connection.write(request)
+    await settlesWithin(connection.closed, WAIT_MS)
+    connection.socket.destroy()
+    return connection.received()
+  }
+
+  it('answers Expect: 200-ok with 417 and an Error document', async function () {
+    const received = await exchange('GET /healthz HTTP/1.1\r\nHost: test\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n')
+    expectOneRawErrorDocument(received, 417)
+  })
+
+  it('answers CONNECT with 501 and an Error document, and closes', async function () {
+    const received = await exchange('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n')
+    const response = expectOneRawErrorDocument(received, 501)
+    expect(response.headers['connection']).to.equal('close')
+  })
+
+  it('answers Expect: 100-continue without a token with 401, never inviting the body', async function () {
+    const connection = await openRaw(app.url)
+    connection.write('POST /plants HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 20\r\nExpect: 100-continue\r\n\r\n')
+    expect(await settlesWithin(connection.closed, WAIT_MS), 'closed by the server').to.equal(true)
+    expect(connection.received()).not.to.include('100 Continue')
+    const response = expectOneRawErrorDocument(connection.received(), 401)
+    expect(response.headers['connection']).to.equal('close')
+  })
+
+  it('invites the body of Expect: 100-continue with a valid token, and creates the plant', async function () {
+    const connection = await openRaw(app.url)
+    const body = '{"id":1,"name":"Fern"}'
+    connection.write(
+      `POST /plants HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`,
+    )
+    await waitForText(connection, /^HTTP\/1\.1 100 Continue\r\n\r\n$/, WAIT_MS)
+    connection.write(body)
+    await waitForText(connection, /"Fern"\}$/, WAIT_MS)
+    connection.socket.destroy()
+    const [created] = finalResponses(connection.received())
+    expect(created?.status).to.equal(200)
+    expect(JSON.parse(created?.body ?? '')).to.deep.equal({ name: 'Fern' })
+  })
+
+  it('answers a request with two Host headers with 400', async function () {
+    const received = await exchange('GET /healthz HTTP/1.1\r\nHost: one\r\nHost: two\r\nConnection: close\r\n\r\n')
+    expectOneRawErrorDocument(received, 400)
+  })
+
+  describe('Content-Encoding, case-insensitive', function () {
+    const body = '{"id":2,"name":"zipped"}'
+    for (const [coding, encode] of [
+      ['gzip', gzipSync],
+      ['GZIP', gzipSync],
+      ['Deflate', deflateSync],
+      ['br', brotliCompressSync],
+      ['BR', brotliCompressSync],
+      ['identity', (text: string) => Buffer.from(text)],
+    ] as const) {
+      it(`reads a body sent with Content-Encoding: ${coding}`, async function () {
+        await expectPlant(await postPlant(app.url, new Uint8Array(encode(body)), { 'Content-Encoding': coding }), { name: 'zipped' })
+      })
+    }
+
+    it('answers 415 to another coding', async function () {
+      await expectErrorDocument(await postPlant(app.url, body, { 'Content-Encoding': 'compress' }), 415)
+    })
+  })
+})

@@ -1,0 +1,101 @@
+import { expect } from 'chai'
+import { TOKEN, startTestApp, type TestApp } from '../../support/http-app.js'
+import { expectOneRawErrorDocument, openRaw, settlesWithin, waitForText, type RawConnection } from '../../support/raw-http.js'
+
+const head = (headers: string): string => `POST /plants HTTP/1.1\r\nHost: test\r\n${headers}\r\n`
+const JSON_TYPE = 'Content-Type: application/json\r\n'
+const AUTHORIZED = `Authorization: Bearer ${TOKEN}\r\n`
+
+// Generous against the limits below, on a busy machine; Node's defaults held these sockets 300 s.
+const CLOSE_WITHIN_MS = 4_000
+
+const trickle = (connection: RawConnection): NodeJS.Timeout =>
+  setInterval(() => connection.write('1'), 100)
+
+describe('slow and idle clients', function () {
+  this.timeout(20_000)
+  let app: TestApp
+  const connections: RawConnection[] = []
+  const open = async (): Promise<RawConnection> => {
+    const connection = await openRaw(app.url)
+    connections.push(connection)
+    return connection
+  }
+  beforeEach(async function () {
+    app = await startTestApp({}, { headersTimeoutMs: 1_000, requestTimeoutMs: 1_500, keepAliveTimeoutMs: 500 })
+  })
+  afterEach(async function () {
+    for (const connection of connections.splice(0)) connection.socket.destroy()
+    await app.close()
+  })
+
+  for (const [label, status, headers] of [
+    ['without a token', 401, JSON_TYPE],
+    ['with an unknown token', 401, `${JSON_TYPE}Authorization: Bearer unknown-token-0123456789\r\n`],
+    ['with a body over the limit', 413, AUTHORIZED + JSON_TYPE],
+    ['with a Content-Type that is not JSON', 415, `${AUTHORIZED}Content-Type: text/plain\r\n`],
+  ] as const) {
+    it(`answers a client trickling its body ${label} once, ${status} with Connection: close, and closes`, async function () {
+      const connection = await open()
+      const length = status === 413 ? 1_000_000 : 10_000
+      connection.write(`${head(`${headers}Content-Length: ${length}\r\n`)}{"id":`)
+      const dripping = trickle(connection)
+      try {
+        expect(await settlesWithin(connection.closed, CLOSE_WITHIN_MS), 'closed by the server').to.equal(true)
+      } finally {
+        clearInterval(dripping)
+      }
+      const response = expectOneRawErrorDocument(connection.received(), status)
+      expect(response.headers['connection']).to.equal('close')
+    })
+  }
+
+  it('keeps the connection of a request refused after its whole body arrived', async function () {
+    const connection = await open()
+    const body = '{"id":1,"name":"x"}'
+    connection.write(`${head(`${JSON_TYPE}Content-Length: ${body.length}\r\n`)}${body}`)
+    await waitForText(connection, /\r\n\r\n\{.*\}$/s, CLOSE_WITHIN_MS)
+    const response = expectOneRawErrorDocument(connection.received(), 401)
+    expect(response.headers['connection']).to.equal('keep-alive')
+  })
+
+  it('answers 408 to a valid request whose body stops coming, closes, and logs 408', async function () {
+    const connection = await open()
+    connection.write(`${head(`${AUTHORIZED}${JSON_TYPE}Content-Length: 100\r\n`)}{"id":1,`)
+    expect(await settlesWithin(connection.closed, CLOSE_WITHIN_MS), 'closed by the server').to.equal(true)
+    expectOneRawErrorDocument(connection.received(), 408)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(app.log.lines.map((line) => line['status'])).to.deep.equal([408])
+  })
+
+  it('answers 408 to headers that stop coming, and closes', async function () {
+    const connection = await open()
+    connection.write('POST /plants HTTP/1.1\r\nHost: test\r\n')
+    expect(await settlesWithin(connection.closed, CLOSE_WITHIN_MS), 'closed by the server').to.equal(true)
+    expectOneRawErrorDocument(connection.received(), 408)
+  })
+
+  it('closes a connection that sends nothing', async function () {
+    const connection = await open()
+    expect(await settlesWithin(connection.closed, CLOSE_WITHIN_MS), 'closed by the server').to.equal(true)
+  })
+
+  it('closes a kept-alive connection left idle after its response', async function () {
+    const connection = await open()
+    connection.write('GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n')
+    await waitForText(connection, /"alive"/, CLOSE_WITHIN_MS)
+    expect(await settlesWithin(connection.closed, CLOSE_WITHIN_MS), 'closed by the server').to.equal(true)
+  })
+
+  it('refuses connections beyond the cap while serving the earlier ones', async function () {
+    // Default timeouts here: the earlier connections wait idle while the cap is tried.
+    await app.close()
+    app = await startTestApp({}, { maxConnections: 4 })
+    const earlier = await Promise.all([open(), open(), open(), open()])
+    const beyond = await open()
+    expect(await settlesWithin(beyond.closed, CLOSE_WITHIN_MS), 'the excess connection closed').to.equal(true)
+    expect(beyond.received()).to.equal('')
+    for (const connection of earlier) connection.write('GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n')
+    for (const connection of earlier) await waitForText(connection, /"alive"/, CLOSE_WITHIN_MS)
+  })
+})

@@ -1,0 +1,85 @@
+import { expect } from 'chai'
+import { once } from 'node:events'
+import { connect, type Socket } from 'node:net'
+
+/** A raw TCP connection to a test server, for what fetch will not send: trickles, bad framing. */
+export interface RawConnection {
+  readonly socket: Socket
+  /** Everything the server has sent so far, as latin1 text. */
+  readonly received: () => string
+  /** Resolves once the server has closed the connection (or it was reset). */
+  readonly closed: Promise<void>
+  readonly write: (text: string) => void
+}
+
+export const openRaw = async (url: string): Promise<RawConnection> => {
+  const { hostname, port } = new URL(url)
+  const socket = connect(Number(port), hostname)
+  let received = ''
+  socket.setEncoding('latin1').on('data', (chunk: string) => (received += chunk))
+  // Writing to a connection the server has closed resets it: that is an outcome, not a failure.
+  socket.on('error', () => {})
+  const closed = once(socket, 'close').then(() => undefined)
+  await once(socket, 'connect')
+  return {
+    socket,
+    received: () => received,
+    closed,
+    write: (text) => {
+      if (!socket.destroyed) socket.write(text)
+    },
+  }
+}
+
+/** Resolves true when `event` settles within `ms`, false otherwise. */
+export const settlesWithin = async (event: Promise<unknown>, ms: number): Promise<boolean> => {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)))
+  const result = await Promise.race([event.then(() => true), late])
+  clearTimeout(timer)
+  return result
+}
+
+/** Waits until the server has sent text matching `pattern`, for at most `ms`. */
+export const waitForText = async (connection: RawConnection, pattern: RegExp, ms: number): Promise<void> => {
+  const deadline = Date.now() + ms
+  while (!pattern.test(connection.received()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+  expect(connection.received(), `server's bytes within ${ms} ms`).to.match(pattern)
+}
+
+export interface RawResponse {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+}
+
+/** The final responses in the server's bytes (interim 1xx left out), each with its Content-Length body. */
+export const finalResponses = (text: string): ReadonlyArray<RawResponse> => {
+  const responses: RawResponse[] = []
+  let rest = text
+  while (rest.startsWith('HTTP/1.1 ')) {
+    const end = rest.indexOf('\r\n\r\n')
+    if (end === -1) break
+    const [statusLine = '', ...fields] = rest.slice(0, end).split('\r\n')
+    const headers = Object.fromEntries(
+      fields.map((field) => [field.slice(0, field.indexOf(':')).toLowerCase(), field.slice(field.indexOf(':') + 1).trim()]),
+    )
+    const length = Number(headers['content-length'] ?? 0)
+    const status = Number(statusLine.split(' ')[1])
+    if (status >= 200) responses.push({ status, headers, body: rest.slice(end + 4, end + 4 + length) })
+    rest = rest.slice(end + 4 + (status >= 200 ? length : 0))
+  }
+  return responses
+}
+
+/** Asserts that the bytes hold exactly one final response: an Error document with this status. */
+export const expectOneRawErrorDocument = (text: string, status: number): RawResponse => {
+  const responses = finalResponses(text)
+  expect(responses.map((r) => r.status), 'final responses').to.deep.equal([status])
+  const [response] = responses as [RawResponse]
+  expect(response.headers['content-type']).to.match(/^application\/json\b/)
+  const body = JSON.parse(response.body) as Record<string, unknown>
+  expect(Object.keys(body).sort()).to.deep.equal(['error', 'message'])
+  expect(body['error']).to.equal(status)
+  return response
+}
