@@ -1,0 +1,23 @@
+/**
+ * The value of one auth-param (`error`, `scope`) of a `WWW-Authenticate: Bearer …` header, quoted
+ * or as a token (RFC 7235 section 2.1); undefined when the header does not carry it.
+ */
+export const authParam = (header: string | null, name: string): string | undefined => {
+  if (header === null) return undefined
+  const pattern = new RegExp(`(?:^|[\\s,])${name}\\s*=\\s*(?:"((?:[^"\\\\]|\\\\.)*)"|([^\\s,]+))`, 'i')
+  const match = pattern.exec(header)
+  if (match === null) return undefined
+  return match[1] !== undefined ? match[1].replace(/\\(.)/g, '$1') : match[2]
+}
+
+/**
+ * Seconds to wait from a `Retry-After` header: delta-seconds, or an HTTP-date counted from `now`
+ * (0 once it has passed); undefined when the header is absent or neither.
+ */
+export const retryAfterSeconds = (header: string | null, now: number): number | undefined => {
+  if (header === null) return undefined
+  const text = header.trim()
+  if (/^\d+$/.test(text)) return Number(text)
+  const date = Date.parse(text)
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000))
+}
