@@ -10,6 +10,9 @@ export const authParam = (header: string | null, name: string): string | undefin
   return match[1] !== undefined ? match[1].replace(/\\(.)/g, '$1') : match[2]
 }
 
+// RFC 9110 section 5.6.7, IMF-fixdate: what servers send (Date.parse alone would read "-1" as a year).
+const IMF_FIXDATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/
+
 /**
  * Seconds to wait from a `Retry-After` header: delta-seconds, or an HTTP-date counted from `now`
  * (0 once it has passed); undefined when the header is absent or neither.
@@ -18,6 +21,6 @@ export const retryAfterSeconds = (header: string | null, now: number): number | 
   if (header === null) return undefined
   const text = header.trim()
   if (/^\d+$/.test(text)) return Number(text)
-  const date = Date.parse(text)
+  const date = IMF_FIXDATE.test(text) ? Date.parse(text) : Number.NaN
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000))
 }
