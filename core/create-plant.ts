@@ -1,7 +1,14 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import { invalidInput, plantConflict, type CreatePlantError } from './errors.js'
+import {
+  invalidInput,
+  plantConflict,
+  type CreatePlantError,
+  type InvalidInput,
+  type PlantConflict,
+  type StorageUnavailable,
+} from './errors.js'
 import { isSamePlant, NewPlant, toPlant, type Plant } from './plant.js'
 import type { InsertOutcome, PlantStore } from './ports/plant-store.js'
 import type { Principal } from './principal.js'
@@ -12,31 +19,55 @@ export interface CreatePlantDeps {
 }
 
 /** Parses untrusted input into a NewPlant, or says every field that is wrong. */
-export const decodeNewPlant = (input: unknown): E.Either<CreatePlantError, NewPlant> =>
+export const decodeNewPlant = (input: unknown): E.Either<InvalidInput, NewPlant> =>
   pipe(
     NewPlant.decode(input),
     E.mapLeft((errors) => invalidInput(toViolations(errors))),
   )
 
+/** What the fields of a NewPlant may be built from: an id must already be a `bigint`. */
+export interface NewPlantFields {
+  readonly id: bigint
+  readonly name: string
+  readonly tag?: string | undefined
+}
+
 /**
- * Creates a plant on behalf of an authenticated principal. Creating the same plant again is a
- * replay and answers the stored plant; another plant under a taken id is a `PlantConflict`.
+ * The smart constructor for trusted callers: a NewPlant from typed fields, or `InvalidInput`
+ * naming each field that breaks a rule the types cannot state (the int64 range, a lone surrogate).
+ */
+export const newPlant = (fields: NewPlantFields): E.Either<InvalidInput, NewPlant> => decodeNewPlant(fields)
+
+/** What storing an already parsed NewPlant can fail with: its input is valid by its type. */
+export type CreateNewPlantError = PlantConflict | StorageUnavailable
+
+/**
+ * Creates a plant from a NewPlant already parsed (by `newPlant` or `decodeNewPlant`), on behalf
+ * of an authenticated principal. Creating the same plant again is a replay and answers the stored
+ * plant; another plant under a taken id is a `PlantConflict`.
+ */
+export const createNewPlant =
+  ({ plantStore }: CreatePlantDeps) =>
+  (_principal: Principal, plant: NewPlant): TE.TaskEither<CreateNewPlantError, Plant> =>
+    pipe(
+      plantStore.insertUnlessExists(plant),
+      TE.flatMapEither((outcome) => settle(plant, outcome)),
+    )
+
+/**
+ * Creates a plant from untrusted input on behalf of an authenticated principal: the input is
+ * parsed first (`InvalidInput` names every wrong field), then created as `createNewPlant` does.
  */
 export const createPlant =
-  ({ plantStore }: CreatePlantDeps) =>
-  (_principal: Principal, input: unknown): TE.TaskEither<CreatePlantError, Plant> =>
+  (deps: CreatePlantDeps) =>
+  (principal: Principal, input: unknown): TE.TaskEither<CreatePlantError, Plant> =>
     pipe(
       // Decoding waits until the task runs: building a TaskEither does no work.
       TE.fromIOEither(() => decodeNewPlant(input)),
-      TE.flatMap((plant) =>
-        pipe(
-          plantStore.insertUnlessExists(plant),
-          TE.flatMapEither((outcome) => settle(plant, outcome)),
-        ),
-      ),
+      TE.flatMap((plant) => createNewPlant(deps)(principal, plant)),
     )
 
-const settle = (requested: NewPlant, outcome: InsertOutcome): E.Either<CreatePlantError, Plant> => {
+const settle = (requested: NewPlant, outcome: InsertOutcome): E.Either<CreateNewPlantError, Plant> => {
   switch (outcome._tag) {
     case 'Inserted':
       return E.right(toPlant(outcome.plant))

@@ -4,8 +4,8 @@ export type { AuthenticateDeps } from './authenticate.js'
 export { firstAccepting } from './authenticators.js'
 export { BearerToken } from './bearer-token.js'
 export type { BearerTokenBrand } from './bearer-token.js'
-export { createPlant, decodeNewPlant } from './create-plant.js'
-export type { CreatePlantDeps } from './create-plant.js'
+export { createNewPlant, createPlant, decodeNewPlant, newPlant } from './create-plant.js'
+export type { CreateNewPlantError, CreatePlantDeps, NewPlantFields } from './create-plant.js'
 export {
   authenticationUnavailable,
   insufficientScope,

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
 import { makeInMemoryPlantStore, type InMemoryPlantStore } from '../../adapters/in-memory/index.js'
-import { createPlant, type PlantStore, type Principal } from '../../core/index.js'
+import { createNewPlant, createPlant, newPlant, type PlantStore, type Principal } from '../../core/index.js'
 import { int64, newPlantInput } from '../support/arbitraries.js'
 import { expectLeftTag, expectRight } from '../support/either.js'
 import { principalFor, storedUnder, unavailablePlantStore } from '../support/fakes.js'
@@ -184,6 +184,38 @@ describe('createPlant', function () {
       store = unavailablePlantStore(cause)
       const error = expectLeftTag(await create({ id: 1n, name: 'x' }), 'StorageUnavailable')
       expect(error.cause).to.equal(cause)
+    })
+  })
+
+  describe('the typed entry: newPlant and createNewPlant', function () {
+    it('builds a NewPlant from typed fields and creates it', async function () {
+      const fields = expectRight(newPlant({ id: 2n ** 63n - 1n, name: 'Monstera', tag: 'aroid' }))
+      expect(expectRight(await createNewPlant({ plantStore: store })(principal, fields)())).to.deep.equal({
+        name: 'Monstera',
+        tag: 'aroid',
+      })
+      expect(await storedUnder(memory, 2n ** 63n - 1n)).to.deep.equal(plant(2n ** 63n - 1n, 'Monstera', 'aroid'))
+    })
+
+    it('replays the same NewPlant and answers PlantConflict for another under its id', async function () {
+      const create = createNewPlant({ plantStore: store })
+      expectRight(await create(principal, expectRight(newPlant({ id: 1n, name: 'Fern' })))())
+      expect(expectRight(await create(principal, expectRight(newPlant({ id: 1n, name: 'Fern', tag: undefined })))())).to.deep.equal({
+        name: 'Fern',
+      })
+      expect(expectLeftTag(await create(principal, expectRight(newPlant({ id: 1n, name: 'Ivy' })))(), 'PlantConflict').id).to.equal(1n)
+    })
+
+    it('names each field that breaks a rule the types cannot state', function () {
+      const invalid = expectLeftTag(newPlant({ id: 2n ** 63n, name: 'x\uD800', tag: '\uDC00' }), 'InvalidInput')
+      expect(invalid.violations.map((v) => v.path)).to.deep.equal(['id', 'name', 'tag'])
+    })
+
+    it('says that an id given as a JS number must be a bigint', async function () {
+      const invalid = expectLeftTag(await create({ id: 42, name: 'x' }), 'InvalidInput')
+      expect(invalid.violations).to.have.length(1)
+      expect(invalid.violations[0]?.path).to.equal('id')
+      expect(invalid.violations[0]?.expected).to.include('as a bigint, not a JS number')
     })
   })
 })

@@ -27,7 +27,7 @@ const Garden = t.type({
 
 describe('toViolations', function () {
   it('names NewPlant fields by their keys, without the exact and intersection wrappers', function () {
-    expect(violationsFrom(NewPlant, { id: 1, name: null, tag: 2 })).to.deep.equal([
+    expect(violationsFrom(NewPlant, { id: 1.5, name: null, tag: 2 })).to.deep.equal([
       { path: 'id', expected: 'an integer from -9223372036854775808 to 9223372036854775807' },
       { path: 'name', expected: 'a string' },
       { path: 'tag', expected: 'a string' },

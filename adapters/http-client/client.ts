@@ -1,0 +1,96 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import { BearerToken, newPlant, unauthenticated, type NewPlant, type NewPlantFields, type Plant } from '../../core/index.js'
+import { transportFailure, type PlantStoreClientError } from './client-errors.js'
+import { readAnswer, type Answer } from './read-answer.js'
+
+export interface PlantStoreClientOptions {
+  /** Where the service answers, with its `BASE_PATH` if it has one: `https://plants.example.com/api/v1`. */
+  readonly baseUrl: string
+  /** The bearer token sent with every request: a static token or a JWT access token. */
+  readonly token: string
+  /** The `fetch` to send requests with; the platform's by default. */
+  readonly fetch?: typeof globalThis.fetch
+  /** How long a request may take before it is a `TransportFailure` with reason `Timeout`; 10 s by default. */
+  readonly timeoutMs?: number
+}
+
+export interface PlantStoreClient {
+  /**
+   * Creates a plant: `POST {baseUrl}/plants`. The id travels as the exact digits of the bigint.
+   * Fields are checked first with the core's codec, so an invalid plant is `InvalidInput` without
+   * a request. A replay (the same plant again) answers the stored Plant, as the service does.
+   */
+  readonly createPlant: (plant: NewPlantFields) => TE.TaskEither<PlantStoreClientError, Plant>
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000
+
+/**
+ * A typed client of a running Plant Store service. Building it sends nothing; it throws a
+ * TypeError only for a `baseUrl` that is not an absolute http(s) URL, a mistake in the caller's code.
+ */
+export const createPlantStoreClient = (options: PlantStoreClientOptions): PlantStoreClient => {
+  const plantsUrl = plantsUrlOf(options.baseUrl)
+  const send = options.fetch ?? globalThis.fetch
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const token = BearerToken.decode(options.token)
+
+  const post = (plant: NewPlant, credential: BearerToken): TE.TaskEither<PlantStoreClientError, Plant> =>
+    pipe(
+      TE.tryCatch(
+        async (): Promise<Answer> => {
+          const response = await send(plantsUrl, {
+            method: 'POST',
+            headers: {
+              Authorization: `Bearer ${credential}`,
+              'Content-Type': 'application/json',
+              Accept: 'application/json',
+            },
+            body: toJsonText(plant),
+            redirect: 'manual',
+            signal: AbortSignal.timeout(timeoutMs),
+          })
+          return { status: response.status, headers: response.headers, text: await response.text() }
+        },
+        (cause) => transportFailure(isTimeout(cause) ? 'Timeout' : 'Unreachable', cause),
+      ),
+      TE.flatMapEither((answer) => readAnswer(answer, plant.id, Date.now())),
+    )
+
+  return {
+    createPlant: (fields) =>
+      pipe(
+        TE.fromEither(
+          E.isLeft(token)
+            ? E.left(unauthenticated('Invalid', 'The client was given a token that is not an RFC 6750 bearer token.'))
+            : E.right(token.right),
+        ),
+        TE.flatMap((credential) =>
+          pipe(
+            // Checking waits until the task runs: building a TaskEither does no work.
+            TE.fromIOEither(() => newPlant(fields)),
+            TE.flatMap((plant) => post(plant, credential)),
+          ),
+        ),
+      ),
+  }
+}
+
+const plantsUrlOf = (baseUrl: string): string => {
+  const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new TypeError('createPlantStoreClient: baseUrl must be an absolute http or https URL')
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}/plants`
+}
+
+/**
+ * The NewPlant as JSON text with the id as its exact digits: JSON.stringify cannot write a
+ * bigint, and a JS number would round ids above 2^53.
+ */
+const toJsonText = ({ id, name, tag }: NewPlant): string =>
+  `{"id":${id.toString()},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}`
+
+const isTimeout = (cause: unknown): boolean => cause instanceof Error && cause.name === 'TimeoutError'

@@ -1,0 +1,91 @@
+import * as E from 'fp-ts/lib/Either.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import {
+  authenticationUnavailable,
+  insufficientScope,
+  invalidInput,
+  Plant,
+  plantConflict,
+  storageUnavailable,
+  unauthenticated,
+  type PlantId,
+} from '../../core/index.js'
+import { serviceError, unexpectedResponse, type PlantStoreClientError, type UnavailableCause } from './client-errors.js'
+import { readErrorDocument } from './error-document.js'
+import { authParam, retryAfterSeconds } from './response-headers.js'
+import { violationsFromMessage } from './violations-message.js'
+
+/** An HTTP answer as the client received it, its body read as text. */
+export interface Answer {
+  readonly status: number
+  readonly headers: { get(name: string): string | null }
+  readonly text: string
+}
+
+// Statuses the service answers with an Error document that no domain error stands for.
+const SERVICE_ERROR_STATUSES = new Set([404, 405, 408, 413, 415, 431, 500])
+
+// The service's 503 for an unreachable identity provider starts so; every other 503 is storage's.
+const IDENTITY_PROVIDER_503 = 'The identity provider'
+
+/**
+ * The one place where an HTTP answer to `POST /plants` becomes the client's result: a Plant
+ * decoded with the core's codec, or the domain error the status and Error document stand for.
+ * Never throws: whatever the body holds, an answer this API does not send is `UnexpectedResponse`.
+ */
+export const readAnswer = (answer: Answer, sentId: PlantId, now: number): E.Either<PlantStoreClientError, Plant> => {
+  const body = parseJson(answer.text)
+  if (body === undefined) return E.left(unexpectedResponse(answer.status, 'the body is not JSON'))
+  if (answer.status === 200) {
+    return pipe(
+      Plant.decode(body),
+      E.mapLeft(() => unexpectedResponse(200, 'the body is not a Plant {"name", "tag"?}')),
+    )
+  }
+  const document = readErrorDocument(body, answer.status)
+  if (E.isLeft(document)) return E.left(unexpectedResponse(answer.status, document.left))
+  const { message } = document.right
+  switch (answer.status) {
+    case 400: {
+      const violations = violationsFromMessage(message)
+      return E.left(violations === undefined ? serviceError(400, message) : invalidInput(violations))
+    }
+    case 401: {
+      const invalid = authParam(answer.headers.get('www-authenticate'), 'error') === 'invalid_token'
+      return E.left(unauthenticated(invalid ? 'Invalid' : 'Missing', message))
+    }
+    case 403: {
+      const scope = authParam(answer.headers.get('www-authenticate'), 'scope')
+      return E.left(
+        scope === undefined
+          ? unexpectedResponse(403, 'a 403 without the scope it requires (WWW-Authenticate scope=)')
+          : insufficientScope(scope),
+      )
+    }
+    case 409:
+      return E.left(plantConflict(sentId))
+    case 503: {
+      const cause: UnavailableCause = { status: 503, message }
+      const retry = { retryAfterSeconds: retryAfterSeconds(answer.headers.get('retry-after'), now) }
+      return E.left(
+        message.startsWith(IDENTITY_PROVIDER_503)
+          ? { ...authenticationUnavailable(cause), ...retry }
+          : { ...storageUnavailable(cause), ...retry },
+      )
+    }
+    default:
+      return E.left(
+        SERVICE_ERROR_STATUSES.has(answer.status)
+          ? serviceError(answer.status, message)
+          : unexpectedResponse(answer.status, `the API does not answer ${answer.status}`),
+      )
+  }
+}
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
