@@ -155,7 +155,8 @@ export default defineConfig([
     // Tests say why they are pending on stderr (test/support/pending.ts).
     name: 'plant-store/tests-leave-stdout-to-the-reporter',
     files: ['test/**'],
-    ignores: ['test/support/mongo-peer/main.ts'], // a command of its own (npm run mongo-peer)
+    // Commands of their own: the peer (npm run mongo-peer), and the consumer programs the install test runs.
+    ignores: ['test/support/mongo-peer/main.ts', 'test/e2e/consumer/**'],
     rules: {
       'no-console': 'error',
       'no-restricted-properties': [

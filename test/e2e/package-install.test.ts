@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { publint } from 'publint'
 import { formatMessage } from 'publint/utils'
+import { reportPending } from '../support/pending.js'
 
 // The package as a user gets it: packed from the repository's files alone (no dist/, as in a fresh
 // clone), installed from the tarball into projects outside the repository, and used from there.
@@ -89,7 +90,7 @@ describe('the package, installed as a user installs it', function () {
     try {
       await npm(['--version'], ROOT)
     } catch {
-      console.log('      (pending: npm is not on PATH here, so the package cannot be packed and installed)')
+      reportPending('the package install', 'npm is not on PATH here, so the package cannot be packed and installed')
       this.skip()
     }
     // A clean clone: the repository's files without dist/ (tracked, and new ones not yet committed).
@@ -97,7 +98,7 @@ describe('the package, installed as a user installs it', function () {
     try {
       listed = (await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT })).stdout
     } catch {
-      console.log('      (pending: this is not a git checkout with git on PATH, so the files of a clean clone are unknown)')
+      reportPending('the package install', 'this is not a git checkout with git on PATH, so the files of a clean clone are unknown')
       this.skip()
     }
     tmp = mkdtempSync(join(tmpdir(), 'plant-store-install-'))
