@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { createHttpApp, createHttpServer, type HttpAppDeps, type Logger } from '../../adapters/http/index.js'
 import { makeInMemoryPlantStore } from '../../adapters/in-memory/index.js'
 import { makeStaticTokenAuthenticator } from '../../adapters/static-tokens/index.js'
+import { checkTrafficOf, forgetTrafficOf } from './traffic-check.js'
 
 export const TOKEN = 'test-token-0123456789abcdef'
 
@@ -22,7 +23,10 @@ export interface TestApp {
   readonly close: () => Promise<void>
 }
 
-/** Serves the real Koa app on an ephemeral loopback port, with in-memory defaults. */
+/**
+ * Serves the real Koa app on an ephemeral loopback port, with in-memory defaults. Every answer a
+ * test gets from it is checked against the OpenAPI document it serves (test/support/traffic-check.ts).
+ */
 export const startTestApp = async (overrides: Partial<HttpAppDeps> = {}): Promise<TestApp> => {
   const log = makeMemoryLogger()
   const deps: HttpAppDeps = {
@@ -39,11 +43,14 @@ export const startTestApp = async (overrides: Partial<HttpAppDeps> = {}): Promis
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
   const { port } = server.address() as AddressInfo
+  const url = `http://127.0.0.1:${port}`
+  checkTrafficOf(url)
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     deps,
     log,
     close: async () => {
+      forgetTrafficOf(url)
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },

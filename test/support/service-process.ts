@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
+import { checkTrafficOf, forgetTrafficOf } from './traffic-check.js'
 
 /** The built entry point that `npm start` runs. */
 export const MAIN = fileURLToPath(new URL('../../dist/apps/server/main.js', import.meta.url))
@@ -37,7 +38,12 @@ export const startServiceProcess = (env: Record<string, string>): ServiceProcess
   const listening = new Promise<string>((resolve, reject) => {
     const look = () => {
       const line = stdout.split('\n').find((l) => l.includes('"msg":"listening"'))
-      if (line !== undefined) resolve((JSON.parse(line) as { url: string }).url)
+      if (line === undefined) return
+      const { url } = JSON.parse(line) as { url: string }
+      // Every answer a test gets from the service is checked against the document it serves.
+      checkTrafficOf(url)
+      void exited.then(() => forgetTrafficOf(url))
+      resolve(url)
     }
     child.stdout.on('data', look)
     void exited.then((code) => reject(new Error(`service exited with ${code} before listening:\n${stderr}`)))
