@@ -29,7 +29,6 @@ import {
 
 /** The methods an OpenAPI path item can describe. */
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
-export type HttpMethod = (typeof HTTP_METHODS)[number]
 
 /**
  * Answers no operation owns, in extensions (a 405 or a 404 has no operation of its own; describing
