@@ -169,7 +169,7 @@ const errorResponse = ({ problems, description, headers = {} }: ErrorAnswer): Op
         {
           description: says,
           required: true,
-          schema: { type: 'string', examples: [...new Set(answers.map((answer) => answer.headers[name]))] },
+          schema: headerSchema([...new Set(answers.map((answer) => answer.headers[name] ?? ''))]),
         },
       ]),
     ),
@@ -181,6 +181,12 @@ const errorResponse = ({ problems, description, headers = {} }: ErrorAnswer): Op
     },
   }
 }
+
+// A header whose values are all whole numbers (Retry-After) is an integer to OpenAPI's simple style.
+const headerSchema = (values: ReadonlyArray<string>): OpenApi.SchemaObject =>
+  values.every((value) => /^\d+$/.test(value))
+    ? { type: 'integer', examples: values.map(Number) }
+    : { type: 'string', examples: [...values] }
 
 // A string the service accepts: well-formed Unicode. With the `u` flag that OpenAPI 3.1's JSON
 // Schema gives patterns, a surrogate pair is one code point and only a lone surrogate matches the

@@ -85,7 +85,7 @@ export const makeTrafficChecker = (document: OpenApiDocument) => {
       const value = exchange.header(header)
       if (value === null) {
         if (required === true) problems.push(`${where}: required header ${header} is missing`)
-      } else if (schema !== undefined && !validatorOf(schema)(value)) {
+      } else if (schema !== undefined && !validatorOf(schema)(simpleStyle(schema, value))) {
         problems.push(`${where}: header ${header}: ${JSON.stringify(value)} does not match ${JSON.stringify(schema)}`)
       }
     }
@@ -129,6 +129,10 @@ export const schemaValidatorFor = (document: OpenApiDocument): Ajv2020 => {
   ajv.addSchema({ $id: 'openapi.json', components: { schemas: document.components.schemas } })
   return ajv
 }
+
+// A header value as OpenAPI's simple style reads it: a number where the schema asks for one.
+const simpleStyle = (schema: { type?: unknown }, value: string): unknown =>
+  (schema.type === 'integer' || schema.type === 'number') && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value
 
 // A schema taken out of the document, with its local references pointed back into it.
 const rebase = (schema: object): object =>
