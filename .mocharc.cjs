@@ -10,4 +10,7 @@ module.exports = {
   recursive: true,
   timeout: 10000,
   reporter: 'spec',
+  // Every response a test receives from a server it started is checked against that server's
+  // OpenAPI document (test/support/traffic-check.ts).
+  require: ['test/support/traffic-check.ts'],
 }

@@ -1,87 +1,266 @@
-// The OpenAPI 3.1 description of the service, served at GET /openapi.json. It states the spec's
-// shapes and security plus every status of the behaviour contract (shared/CONTRACT.md), so a
-// client generated from it knows every answer it can get.
+// The OpenAPI 3.1 description of the service, served at GET /openapi.json: the spec's shapes and
+// security plus every answer the service gives (shared/CONTRACT.md). The words are written here;
+// the Error examples and their headers come from the error mapper, so they cannot drift from it.
+// The tests send real requests and check every answer against this document.
+import * as E from 'fp-ts/lib/Either.js'
+import type * as OpenApi from 'openapi3-ts/oas31'
+import {
+  authenticationUnavailable,
+  decodeNewPlant,
+  insufficientScope,
+  plantConflict,
+  storageUnavailable,
+  type PlantId,
+} from '../../core/index.js'
+import { bearerTokenFrom } from './bearer-credentials.js'
+import { toErrorResponse, type Problem } from './error-response.js'
+import { parseExactJson } from './exact-json.js'
+import {
+  expectationFailed,
+  headersTooLarge,
+  malformedBody,
+  malformedRequest,
+  methodNotAllowed,
+  methodNotImplemented,
+  payloadTooLarge,
+  requestTimeout,
+  routeNotFound,
+  shuttingDown,
+  unexpectedFailure,
+  unsupportedMediaType,
+} from './request-problems.js'
 
-/** A reference to a reusable object under `components`. */
-export interface Reference {
-  readonly $ref: string
+/** The methods an OpenAPI path item can describe. */
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
+
+/**
+ * Answers no operation owns, in extensions (a 405 or a 404 has no operation of its own; describing
+ * one as an operation would give generated clients methods that can only fail):
+ * - `x-other-methods-responses` on each path item: what a method the path does not serve gets (405);
+ * - `x-unknown-path-responses` on the document: what a request to a path `paths` does not list
+ *   gets (404), or a request Node's HTTP parser refused before any path was read.
+ */
+export interface PlantStoreExtensions {
+  readonly 'x-unknown-path-responses': OpenApi.ResponsesObject
 }
 
-/** The subset of JSON Schema (2020-12, the OpenAPI 3.1 dialect) this document uses. */
-export interface SchemaObject {
-  readonly type?: 'object' | 'string' | 'integer'
-  readonly format?: string
-  readonly description?: string
-  readonly required?: ReadonlyArray<string>
-  readonly properties?: Readonly<Record<string, SchemaObject>>
-  readonly additionalProperties?: boolean
-  readonly enum?: ReadonlyArray<string>
-  readonly examples?: ReadonlyArray<unknown>
+/** The extension of each path item, beside its operations. */
+export interface OtherMethods {
+  readonly 'x-other-methods-responses': OpenApi.ResponsesObject
 }
 
-export interface HeaderObject {
+/** The OpenAPI 3.1 document of the service, with the extensions above. */
+export type OpenApiDocument = OpenApi.OpenAPIObject &
+  PlantStoreExtensions & {
+    readonly paths: OpenApi.PathsObject
+    readonly components: OpenApi.ComponentsObject & {
+      readonly schemas: Readonly<Record<string, OpenApi.SchemaObject>>
+      readonly responses: Readonly<Record<string, OpenApi.ResponseObject>>
+    }
+  }
+
+// A problem as the code that reports it makes it, so the examples show what clients really get.
+const refusal = <P>(result: E.Either<P, unknown>): P => {
+  if (E.isRight(result)) throw new TypeError('openApiDocument: an example refusal was accepted')
+  return result.left
+}
+
+// Each Error answer of the service, by the name it has under components.responses: the problems
+// the mapper turns into it (the status, the example messages and the headers' examples come from
+// the mapper), what it means, and what each header it carries says. A new Error answer is a row
+// here, then its name in the operations (or extensions) that can give it.
+const ERROR_ANSWERS = {
+  BadRequest: {
+    problems: [
+      refusal(decodeNewPlant({ name: 1, tag: false })),
+      malformedBody(refusal(parseExactJson(new TextEncoder().encode('{"id":1,"name":"x"')))),
+      malformedRequest,
+    ],
+    description:
+      'The body is not a NewPlant: not well-formed JSON (bytes that are not UTF-8 included) or not a ' +
+      'JSON object; `id` missing, not a JSON number, not an integer or outside int64; `name` missing ' +
+      'or not a string; `tag` present but not a string (null included); or a string with a lone ' +
+      'surrogate; or the request is not well-formed HTTP/1.1. The message names every wrong field.',
+  },
+  Unauthorized: {
+    problems: [refusal(bearerTokenFrom(undefined)), refusal(bearerTokenFrom('Basic dXNlcjpwYXNz'))],
+    description:
+      'No valid credential: the Authorization header is missing, uses another scheme than Bearer ' +
+      '(the scheme name is case-insensitive), or carries an empty, unknown, expired or foreign token.',
+    headers: {
+      'WWW-Authenticate': 'The challenge; `error="invalid_token"` when a credential was sent and refused.',
+    },
+  },
+  Forbidden: {
+    problems: [insufficientScope('plants:write')],
+    description: 'The token is valid but lacks the scope this service is configured to require.',
+    headers: { 'WWW-Authenticate': 'The challenge, naming the required scope.' },
+  },
+  Conflict: {
+    problems: [plantConflict(10n as PlantId)],
+    description: 'Another plant is already stored under this id (another name or tag). Nothing is changed.',
+  },
+  PayloadTooLarge: {
+    problems: [payloadTooLarge(65536)],
+    description: 'The body is larger than the configured limit (BODY_LIMIT, 64 KiB unless configured).',
+  },
+  UnsupportedMediaType: {
+    problems: [unsupportedMediaType('Send the request body as application/json.')],
+    description:
+      'The Content-Type is not JSON (`application/json` or `application/*+json`), names a charset ' +
+      'other than UTF-8, or the Content-Encoding is neither gzip nor deflate.',
+  },
+  InternalError: {
+    problems: [unexpectedFailure(new Error('a defect'))],
+    description: 'Something unexpected failed. The message is generic and shows no internals.',
+  },
+  NotReady: {
+    problems: [storageUnavailable(new Error('down')), shuttingDown],
+    description:
+      'This instance should not get traffic now: storage does not answer, or the instance is ' +
+      'shutting down (from the moment it is told to stop, while it still serves what arrives).',
+    headers: { 'Retry-After': 'Seconds to wait before asking again.' },
+  },
+  ServiceUnavailable: {
+    problems: [storageUnavailable(new Error('down')), authenticationUnavailable(new Error('down'))],
+    description:
+      "Storage, or the identity provider's key set, cannot be reached or did not answer in time. " +
+      'Retrying is safe: a create with the same id, name and tag is a replay.',
+    headers: { 'Retry-After': 'Seconds to wait before retrying.' },
+  },
+  NotWellFormed: {
+    problems: [malformedRequest],
+    description: 'The request is not well-formed HTTP/1.1 (such as a request line Node cannot read, or no Host header).',
+  },
+  RequestTimeout: {
+    problems: [requestTimeout],
+    description: 'The request did not arrive in time. The connection is closed.',
+  },
+  ExpectationFailed: {
+    problems: [expectationFailed],
+    description: 'The request has an `Expect` header other than `100-continue`, the only expectation this service meets.',
+  },
+  HeadersTooLarge: {
+    problems: [headersTooLarge],
+    description: 'The request headers are larger than the server reads. The connection is closed.',
+  },
+} satisfies Record<string, ErrorAnswer>
+
+// A CONNECT names an authority, not a path: its answer stands beside unknown paths, written out
+// there (a component referred to from an extension only counts as unused to the linters).
+const CONNECT_REFUSED: ErrorAnswer = {
+  problems: [methodNotImplemented],
+  description: 'A CONNECT request: this service is not a proxy. The connection is closed.',
+}
+
+interface ErrorAnswer {
+  readonly problems: readonly [Problem, ...Problem[]]
   readonly description: string
-  readonly required?: boolean
-  readonly schema: SchemaObject
+  readonly headers?: Readonly<Record<string, string>>
 }
 
-export interface MediaTypeObject {
-  readonly schema: SchemaObject | Reference
-  readonly example?: unknown
+type ErrorAnswerName = keyof typeof ERROR_ANSWERS
+
+/** `{ [status]: $ref }` for each named Error answer, each under the status the mapper gives it. */
+const errors = (...names: ReadonlyArray<ErrorAnswerName>): OpenApi.ResponsesObject => {
+  const entries = names.map((name) => [statusOf(name), { $ref: `#/components/responses/${name}` }] as const)
+  if (new Set(entries.map(([status]) => status)).size < entries.length) {
+    throw new TypeError(`openApiDocument: two answers under one status among ${names.join(', ')}`)
+  }
+  return Object.fromEntries(entries)
 }
 
-export interface ResponseObject {
-  readonly description: string
-  readonly headers?: Readonly<Record<string, HeaderObject>>
-  readonly content?: Readonly<Record<string, MediaTypeObject>>
+const statusOf = (name: ErrorAnswerName): string => String(toErrorResponse(ERROR_ANSWERS[name].problems[0]).status)
+
+// What any request may get from Node's HTTP parser or the Host check, whatever its operation.
+const TRANSPORT: ReadonlyArray<ErrorAnswerName> = ['NotWellFormed', 'RequestTimeout', 'ExpectationFailed', 'HeadersTooLarge']
+const transportErrorsBeside = (...names: ReadonlyArray<ErrorAnswerName>): OpenApi.ResponsesObject => {
+  const taken = new Set(names.map(statusOf))
+  return errors(...names, ...TRANSPORT.filter((name) => !taken.has(statusOf(name))))
 }
 
-/** Who may call: each entry names a scheme of `components.securitySchemes`; `[]` means anyone. */
-export type SecurityRequirements = ReadonlyArray<Readonly<Record<string, ReadonlyArray<string>>>>
+// Every Error answer is the same document; the words, the examples and the headers differ.
+const errorResponse = ({ problems, description, headers = {} }: ErrorAnswer): OpenApi.ResponseObject => {
+  const answers = problems.map((problem) => ({ tag: problem._tag, ...toErrorResponse(problem) }))
+  return {
+    description,
+    headers: Object.fromEntries(
+      Object.entries(headers).map(([name, says]) => [
+        name,
+        {
+          description: says,
+          required: true,
+          schema: headerSchema([...new Set(answers.map((answer) => answer.headers[name] ?? ''))]),
+        },
+      ]),
+    ),
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/Error' },
+        examples: Object.fromEntries(answers.map(({ tag, body }) => [tag, { value: body }])),
+      },
+    },
+  }
+}
 
-export interface OperationObject {
+// A header whose values are all whole numbers (Retry-After) is an integer to OpenAPI's simple style.
+const headerSchema = (values: ReadonlyArray<string>): OpenApi.SchemaObject =>
+  values.every((value) => /^\d+$/.test(value))
+    ? { type: 'integer', examples: values.map(Number) }
+    : { type: 'string', examples: [...values] }
+
+// A string the service accepts: well-formed Unicode. With the `u` flag that OpenAPI 3.1's JSON
+// Schema gives patterns, a surrogate pair is one code point and only a lone surrogate matches the
+// class, so schema-driven tools refuse what the service refuses.
+const WELL_FORMED = '^[^\\uD800-\\uDFFF]*$'
+
+// A probe answers a one-field JSON document naming its state.
+const probeResponse = (description: string, status: string): OpenApi.ResponseObject => ({
+  description,
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        required: ['status'],
+        properties: { status: { type: 'string', enum: [status] } },
+        additionalProperties: false,
+      },
+      example: { status },
+    },
+  },
+})
+
+// Every method a path does not serve answers 405 with `Allow` naming the ones it does (HEAD is
+// served wherever GET is). The header's exact value is in the schema, so a client knows it.
+const pathItem = (served: OpenApi.PathItemObject): OpenApi.PathItemObject & OtherMethods => {
+  const methods = HTTP_METHODS.filter((method) => served[method] !== undefined).map((m) => m.toUpperCase())
+  const allowed = methods.includes('GET') ? [...methods, 'HEAD'] : methods
+  const { headers, body } = toErrorResponse(methodNotAllowed(allowed))
+  return {
+    ...served,
+    'x-other-methods-responses': {
+      '405': {
+        description: 'A method this path does not serve.',
+        headers: {
+          Allow: { description: 'The methods the path serves.', required: true, schema: { const: headers['Allow'] } },
+        },
+        content: {
+          'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: body },
+        },
+      },
+    },
+  }
+}
+
+// The probes and this document: open to anyone, GET (and so HEAD) only.
+const serviceGet = (operation: {
   readonly operationId: string
   readonly summary: string
-  readonly description?: string
-  readonly tags?: ReadonlyArray<string>
-  readonly security?: SecurityRequirements
-  readonly requestBody?: {
-    readonly description?: string
-    readonly required: boolean
-    readonly content: Readonly<Record<string, MediaTypeObject>>
-  }
-  readonly responses: Readonly<Record<string, ResponseObject | Reference>>
-}
-
-export interface PathItemObject {
-  readonly summary?: string
-  readonly description?: string
-  readonly get?: OperationObject
-  readonly post?: OperationObject
-}
-
-/** An OpenAPI 3.1 document, restricted to the parts this service describes. */
-export interface OpenApiDocument {
-  readonly openapi: '3.1.0'
-  readonly info: {
-    readonly title: string
-    readonly version: string
-    readonly summary?: string
-    readonly description?: string
-    readonly license: { readonly name: string; readonly identifier: string }
-  }
-  readonly servers: ReadonlyArray<{ readonly url: string; readonly description?: string }>
-  readonly security: SecurityRequirements
-  readonly tags?: ReadonlyArray<{ readonly name: string; readonly description: string }>
-  readonly paths: Readonly<Record<string, PathItemObject>>
-  readonly components: {
-    readonly schemas: Readonly<Record<string, SchemaObject>>
-    readonly responses: Readonly<Record<string, ResponseObject>>
-    readonly securitySchemes: Readonly<
-      Record<string, { readonly type: 'http'; readonly scheme: string; readonly description?: string }>
-    >
-  }
-}
+  readonly description: string
+  readonly responses: OpenApi.ResponsesObject
+}): OpenApi.PathItemObject => ({
+  get: { tags: ['service'], security: [], ...operation },
+})
 
 /**
  * The OpenAPI 3.1 document of the service mounted under `basePath` (the BASE_PATH setting: empty,
@@ -94,14 +273,15 @@ export interface OpenApiDocument {
  * plus full path keys gives every generator the URLs the service answers.
  */
 export const openApiDocument = (basePath: string): OpenApiDocument => {
-  const prefix = basePath.replace(/\/+$/, '')
+  const plants = `${basePath.replace(/\/+$/, '')}/plants`
   return {
     openapi: '3.1.0',
     info: {
       title: 'Plant Store',
       version: '1.0.0',
-      summary: 'A plant store interface with one operation, which creates a plant.',
       description: [
+        'A plant store interface with one operation, which creates a plant.',
+        '',
         'Every request to the operation carries a bearer token (`Authorization: Bearer <ACCESS_TOKEN>`).',
         'Authentication is checked before the body is read, so 401 wins over 400, 413 and 415.',
         '',
@@ -110,8 +290,9 @@ export const openApiDocument = (basePath: string): OpenApiDocument => {
         'can be retried safely. The same `id` with another `name` or `tag` answers 409.',
         '',
         'Every error, whatever its status, is an `application/json` Error document',
-        '`{"error": <the HTTP status>, "message": <what to fix>}`. An unknown path answers 404;',
-        'another method on a known path answers 405 with `Allow` naming the methods it serves.',
+        '`{"error": <the HTTP status>, "message": <what to fix>}`. A method a path does not serve',
+        'answers 405 with `Allow` (each path item\'s `x-other-methods-responses`); a path not listed',
+        'here answers 404 (`x-unknown-path-responses`).',
       ].join('\n'),
       license: { name: 'MIT', identifier: 'MIT' },
     },
@@ -122,11 +303,7 @@ export const openApiDocument = (basePath: string): OpenApiDocument => {
       { name: 'service', description: 'Operating the service: its description, liveness and readiness.' },
     ],
     paths: {
-      [`${prefix}/plants`]: {
-        summary: 'The plants collection',
-        description:
-          'Only POST is served here. Any other method answers 405 with `Allow: POST` and an Error ' +
-          'document (the response `MethodNotAllowed` under components.responses).',
+      [plants]: pathItem({
         post: {
           operationId: 'createPlant',
           summary: 'Creates a new plant in the store',
@@ -157,54 +334,74 @@ export const openApiDocument = (basePath: string): OpenApiDocument => {
                 },
               },
             },
-            '400': { $ref: '#/components/responses/BadRequest' },
-            '401': { $ref: '#/components/responses/Unauthorized' },
-            '403': { $ref: '#/components/responses/Forbidden' },
-            '409': { $ref: '#/components/responses/Conflict' },
-            '413': { $ref: '#/components/responses/PayloadTooLarge' },
-            '415': { $ref: '#/components/responses/UnsupportedMediaType' },
-            '500': { $ref: '#/components/responses/InternalError' },
-            '503': { $ref: '#/components/responses/ServiceUnavailable' },
+            ...transportErrorsBeside(
+              'BadRequest',
+              'Unauthorized',
+              'Forbidden',
+              'Conflict',
+              'PayloadTooLarge',
+              'UnsupportedMediaType',
+              'InternalError',
+              'ServiceUnavailable',
+            ),
           },
         },
-      },
-      '/openapi.json': {
-        get: {
+      }),
+      '/openapi.json': pathItem(
+        serviceGet({
           operationId: 'getOpenApiDocument',
           summary: 'This OpenAPI document',
-          tags: ['service'],
-          security: [],
+          description: 'The OpenAPI 3.1 document of the service, for the base path it runs under.',
           responses: {
             '200': {
               description: 'The OpenAPI 3.1 document of the service.',
-              content: { 'application/json': { schema: { type: 'object' } } },
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['openapi', 'paths'],
+                    properties: { openapi: { type: 'string', pattern: '^3\\.1\\.' }, paths: { type: 'object' } },
+                  },
+                },
+              },
             },
+            ...transportErrorsBeside(),
           },
-        },
-      },
-      '/healthz': {
-        get: {
+        }),
+      ),
+      '/healthz': pathItem(
+        serviceGet({
           operationId: 'checkLiveness',
           summary: 'Liveness',
           description: 'Answers 200 while the process is alive; it does not look at storage.',
-          tags: ['service'],
-          security: [],
-          responses: { '200': statusResponse('The process is alive.', 'alive') },
-        },
-      },
-      '/readyz': {
-        get: {
+          responses: { '200': probeResponse('The process is alive.', 'alive'), ...transportErrorsBeside() },
+        }),
+      ),
+      '/readyz': pathItem(
+        serviceGet({
           operationId: 'checkReadiness',
           summary: 'Readiness',
-          description: 'Answers 200 when storage answers, 503 when it does not.',
-          tags: ['service'],
-          security: [],
+          description: 'Answers 200 when storage answers, 503 when it does not or when the instance is shutting down.',
           responses: {
-            '200': statusResponse('Storage answers: the service can take requests.', 'ready'),
-            '503': { $ref: '#/components/responses/ServiceUnavailable' },
+            '200': probeResponse('Storage answers: the service can take requests.', 'ready'),
+            ...transportErrorsBeside('NotReady'),
+          },
+        }),
+      ),
+    },
+    'x-unknown-path-responses': {
+      '404': {
+        description:
+          'There is nothing at this path. Paths match exactly: another case or a trailing slash is another path.',
+        content: {
+          'application/json': {
+            schema: { $ref: '#/components/schemas/Error' },
+            example: toErrorResponse(routeNotFound).body,
           },
         },
       },
+      [String(toErrorResponse(methodNotImplemented).status)]: errorResponse(CONNECT_REFUSED),
+      ...transportErrorsBeside(),
     },
     components: {
       schemas: {
@@ -224,8 +421,8 @@ export const openApiDocument = (basePath: string): OpenApiDocument => {
                 'Clients whose JSON numbers are doubles (JavaScript) must write it without rounding.',
               examples: [10],
             },
-            name: { type: 'string', description: 'The name of the plant.' },
-            tag: { type: 'string', description: 'Tag to specify the type.' },
+            name: { $ref: '#/components/schemas/Name' },
+            tag: { $ref: '#/components/schemas/Tag' },
           },
         },
         Plant: {
@@ -236,10 +433,20 @@ export const openApiDocument = (basePath: string): OpenApiDocument => {
             'returned exactly as they were sent.',
           required: ['name'],
           properties: {
-            name: { type: 'string', description: 'The name of the plant.' },
-            tag: { type: 'string', description: 'Tag to specify the type.' },
+            name: { $ref: '#/components/schemas/Name' },
+            tag: { $ref: '#/components/schemas/Tag' },
           },
           additionalProperties: false,
+        },
+        Name: {
+          type: 'string',
+          description: 'The name of the plant: any well-formed Unicode (no lone surrogate).',
+          pattern: WELL_FORMED,
+        },
+        Tag: {
+          type: 'string',
+          description: 'Tag to specify the type: any well-formed Unicode (no lone surrogate).',
+          pattern: WELL_FORMED,
         },
         Error: {
           type: 'object',
@@ -256,96 +463,9 @@ export const openApiDocument = (basePath: string): OpenApiDocument => {
           additionalProperties: false,
         },
       },
-      responses: {
-        BadRequest: errorResponse(
-          400,
-          'Unexpected error: the body is not a NewPlant. It is not well-formed JSON (bytes that are ' +
-            'not UTF-8 included) or not a JSON object; `id` is missing, not a JSON number, not an ' +
-            'integer or outside int64; `name` is missing or not a string; `tag` is present but not ' +
-            'a string (null included); or a string holds a lone surrogate. The message names the field.',
-          'Invalid NewPlant: `id` must be an integer from -9223372036854775808 to 9223372036854775807.',
-        ),
-        Unauthorized: errorResponse(
-          401,
-          'No valid credential: the Authorization header is missing, uses another scheme than ' +
-            'Bearer (the scheme name is case-insensitive), or carries an empty or unknown token.',
-          'The access token is not recognised.',
-          {
-            'WWW-Authenticate': {
-              description:
-                'The challenge: `Bearer realm="plant-store"` when no credential was sent, ' +
-                '`Bearer realm="plant-store", error="invalid_token"` when the one sent is refused.',
-              required: true,
-              schema: {
-                type: 'string',
-                examples: ['Bearer realm="plant-store"', 'Bearer realm="plant-store", error="invalid_token"'],
-              },
-            },
-          },
-        ),
-        Forbidden: errorResponse(
-          403,
-          'The token is valid but lacks the scope this service is configured to require.',
-          'The access token lacks the scope "plants:write".',
-          {
-            'WWW-Authenticate': {
-              description:
-                'The challenge `Bearer realm="plant-store", error="insufficient_scope"`, with the ' +
-                'required scope in a `scope` attribute.',
-              required: true,
-              schema: {
-                type: 'string',
-                examples: ['Bearer realm="plant-store", error="insufficient_scope", scope="plants:write"'],
-              },
-            },
-          },
-        ),
-        Conflict: errorResponse(
-          409,
-          'Another plant is already stored under this id (another name or tag). Nothing is changed.',
-          'A different plant is already stored under id 10; send the same name and tag to repeat a create, or use another id.',
-        ),
-        PayloadTooLarge: errorResponse(
-          413,
-          'The body is larger than the configured limit (BODY_LIMIT, 64 KiB unless configured).',
-          'The request body is larger than 65536 bytes.',
-        ),
-        UnsupportedMediaType: errorResponse(
-          415,
-          'The Content-Type is not JSON (`application/json` or `application/*+json`), names a ' +
-            'charset other than UTF-8, or the Content-Encoding is not supported.',
-          'Send the request body as application/json.',
-        ),
-        InternalError: errorResponse(
-          500,
-          'Something unexpected failed. The message is generic and shows no internals.',
-          'Something went wrong on our side; the failure has been logged.',
-        ),
-        ServiceUnavailable: errorResponse(
-          503,
-          "Storage, or the identity provider's key set, cannot be reached or did not answer in " +
-            'time. Retrying is safe: a create with the same id, name and tag is a replay.',
-          'Storage is unavailable; try again shortly.',
-          {
-            'Retry-After': {
-              description: 'Seconds to wait before retrying.',
-              schema: { type: 'integer', examples: [1] },
-            },
-          },
-        ),
-        MethodNotAllowed: errorResponse(
-          405,
-          'The method is not served on this path; `Allow` lists the ones that are.',
-          'Use POST here.',
-          {
-            Allow: {
-              description: 'The methods the path serves: `POST` on the plants collection, `GET, HEAD` elsewhere.',
-              required: true,
-              schema: { type: 'string', examples: ['POST'] },
-            },
-          },
-        ),
-      },
+      responses: Object.fromEntries(
+        Object.entries(ERROR_ANSWERS).map(([name, answer]) => [name, errorResponse(answer)]),
+      ),
       securitySchemes: {
         bearerAuth: {
           type: 'http',
@@ -356,35 +476,3 @@ export const openApiDocument = (basePath: string): OpenApiDocument => {
     },
   }
 }
-
-// Every error status answers the same Error document; only the words and headers differ.
-const errorResponse = (
-  status: number,
-  description: string,
-  exampleMessage: string,
-  headers?: Readonly<Record<string, HeaderObject>>,
-): ResponseObject => ({
-  description,
-  ...(headers === undefined ? {} : { headers }),
-  content: {
-    'application/json': {
-      schema: { $ref: '#/components/schemas/Error' },
-      example: { error: status, message: exampleMessage },
-    },
-  },
-})
-
-// The probes answer a one-field JSON document naming their state.
-const statusResponse = (description: string, status: string): ResponseObject => ({
-  description,
-  content: {
-    'application/json': {
-      schema: {
-        type: 'object',
-        required: ['status'],
-        properties: { status: { type: 'string', enum: [status] } },
-      },
-      example: { status },
-    },
-  },
-})

@@ -22,6 +22,7 @@ import { isDeadlineExceeded } from './deadline.js'
 export const meansStorageUnavailable = (error: unknown): boolean =>
   isDeadlineExceeded(error) ||
   UNREACHABLE.some((kind) => error instanceof kind) ||
+  isSocketGone(error) ||
   (error instanceof MongoError &&
     (TRANSIENT_CODES.has(Number(error.code)) ||
       TRANSIENT_LABELS.some((label) => error.hasErrorLabel(label)) ||
@@ -61,6 +62,13 @@ const TRANSIENT_CODES = new Set([
 ])
 
 const TRANSIENT_LABELS = [MongoErrorLabel.RetryableWriteError, MongoErrorLabel.SystemOverloadedError]
+
+// The driver lets a write on a socket the server has just closed escape unwrapped, as Node's own
+// EPIPE ("This socket has been ended by the other party") rather than a MongoNetworkError.
+const isSocketGone = (error: unknown): boolean =>
+  error instanceof Error && SOCKET_GONE_CODES.has(String((error as { code?: unknown }).code))
+
+const SOCKET_GONE_CODES = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED'])
 
 // The connection pool's own errors are not exported by the driver; their names are stable.
 const UNEXPORTED_POOL_ERRORS = new Set(['MongoWaitQueueTimeoutError', 'MongoPoolClosedError'])

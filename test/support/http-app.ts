@@ -10,6 +10,7 @@ import {
 } from '../../adapters/http/index.js'
 import { makeInMemoryPlantStore } from '../../adapters/in-memory/index.js'
 import { makeStaticTokenAuthenticator } from '../../adapters/static-tokens/index.js'
+import { checkTrafficOf, forgetTrafficOf } from './traffic-check.js'
 
 export const TOKEN = 'test-token-0123456789abcdef'
 
@@ -29,7 +30,10 @@ export interface TestApp {
   readonly close: () => Promise<void>
 }
 
-/** Serves the real Koa app on an ephemeral loopback port, with in-memory defaults. */
+/**
+ * Serves the real Koa app on an ephemeral loopback port, with in-memory defaults. Every answer a
+ * test gets from it is checked against the OpenAPI document it serves (test/support/traffic-check.ts).
+ */
 export const startTestApp = async (
   overrides: Partial<HttpAppDeps> = {},
   limits: Partial<HttpServerLimits> = {},
@@ -49,11 +53,14 @@ export const startTestApp = async (
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
   const { port } = server.address() as AddressInfo
+  const url = `http://127.0.0.1:${port}`
+  await checkTrafficOf(url)
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     deps,
     log,
     close: async () => {
+      forgetTrafficOf(url)
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },

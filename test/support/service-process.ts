@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { isBuildCurrent, MAIN } from './current-build.js'
+import { checkTrafficOf, forgetTrafficOf } from './traffic-check.js'
 
 export interface ServiceProcess {
   readonly child: ChildProcess
@@ -32,7 +33,11 @@ export const startServiceProcess = (env: Record<string, string>): ServiceProcess
   const listening = new Promise<string>((resolve, reject) => {
     const look = () => {
       const line = stdout.split('\n').find((l) => l.includes('"msg":"listening"'))
-      if (line !== undefined) resolve((JSON.parse(line) as { url: string }).url)
+      if (line === undefined) return
+      const { url } = JSON.parse(line) as { url: string }
+      // Every answer a test gets from the service is checked against the document it serves.
+      void exited.then(() => forgetTrafficOf(url))
+      void checkTrafficOf(url).then(() => resolve(url))
     }
     child.stdout.on('data', look)
     void exited.then((code) => reject(new Error(`service exited with ${code} before listening:\n${stderr}`)))

@@ -4,6 +4,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { makeInMemoryPlantStore, type InMemoryPlantStore } from '../../../adapters/in-memory/index.js'
 import { authenticationUnavailable, insufficientScope, type Authenticator } from '../../../core/index.js'
 import { TOKEN, postPlant, startTestApp, type TestApp } from '../../support/http-app.js'
+import { checkRawExchange } from '../../support/traffic-check.js'
 import { expectErrorDocument, expectPlant } from '../../support/responses.js'
 
 const BODY = '{"id":1,"name":"Monstera"}'
@@ -95,11 +96,11 @@ describe('POST /plants authentication', function () {
 
     it('answers without waiting for a body that never arrives', async function () {
       const { port } = new URL(app.url)
+      const request =
+        'POST /plants HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n'
       const reply = await new Promise<string>((resolve, reject) => {
         const socket = connect(Number(port), '127.0.0.1', () => {
-          socket.write(
-            'POST /plants HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n',
-          )
+          socket.write(request)
         })
         let received = ''
         socket.setEncoding('utf8')
@@ -116,6 +117,7 @@ describe('POST /plants authentication', function () {
           reject(new Error('no answer: the server waited for the body'))
         })
       })
+      await checkRawExchange(app.url, request, reply)
       expect(reply).to.match(/^HTTP\/1\.1 401 /)
       expect(reply).to.include(`WWW-Authenticate: ${MISSING}`)
     })

@@ -1,9 +1,9 @@
 import { expect } from 'chai'
-import { connect } from 'node:net'
 import { createHttpApp } from '../../../adapters/http/index.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { storageUnavailable, type PlantStore } from '../../../core/index.js'
 import { TOKEN, postPlant, startTestApp, type TestApp } from '../../support/http-app.js'
+import { rawExchange } from '../../support/raw-http.js'
 import { expectErrorDocument, expectPlant } from '../../support/responses.js'
 
 describe('routes beside the operation', function () {
@@ -128,15 +128,3 @@ describe('routes beside the operation', function () {
     })
   })
 })
-
-/** Sends raw bytes to the app and answers everything it sends back until it closes. */
-const rawExchange = (url: string, request: string): Promise<string> =>
-  new Promise<string>((resolve, reject) => {
-    const { port } = new URL(url)
-    const socket = connect(Number(port), '127.0.0.1', () => socket.write(request))
-    let received = ''
-    socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk))
-    socket.on('close', () => resolve(received))
-    socket.on('error', reject)
-    socket.setTimeout(3000, () => socket.destroy(new Error('no answer within 3 s')))
-  })

@@ -4,6 +4,7 @@ import { loadConfig } from '../../../apps/server/config.js'
 import { startService, type RunningService } from '../../../apps/server/service.js'
 import { expectRight } from '../../support/either.js'
 import { makeMemoryLogger, postPlant, TOKEN } from '../../support/http-app.js'
+import { checkTrafficOf, forgetTrafficOf } from '../../support/traffic-check.js'
 import { expectErrorDocument, expectPlant } from '../../support/responses.js'
 import { freshDbName } from './support.js'
 
@@ -20,7 +21,16 @@ export const startServiceOn = async (uri: string, dbName: string): Promise<Runni
   const config = expectRight(
     loadConfig({ PORT: '0', HOST: '127.0.0.1', PLANT_STORE_TOKENS: TOKEN, MONGODB_URI: uri, MONGODB_DB: dbName, SHUTDOWN_DRAIN_MS: '0' }),
   )
-  return expectRight(await startService(config, makeMemoryLogger()))
+  const service = expectRight(await startService(config, makeMemoryLogger()))
+  // Every answer a test gets from it is checked against the OpenAPI document it serves.
+  await checkTrafficOf(service.url)
+  return {
+    ...service,
+    close: async () => {
+      forgetTrafficOf(service.url)
+      await service.close()
+    },
+  }
 }
 
 const byId = (a: Document, b: Document): number => (a._id as Long).compare(b._id as Long)
