@@ -6,7 +6,9 @@ import type { PlantStore } from '../../../core/index.js'
 import { expectLeftTag, expectRight } from '../../support/either.js'
 import {
   notWritablePrimary,
+  serverError,
   shutdownDuringWriteConcern,
+  TRANSIENT_SERVER_ERRORS,
   writeConcernTimedOut,
 } from '../../support/mongo-peer/faults.js'
 import { startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
@@ -147,6 +149,35 @@ describe('MongoDB adapter under faults (wire peer)', function () {
       const retry = expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
       expect(retry).to.deep.equal({ _tag: 'AlreadyStored', stored: plant(1n, 'Monstera') })
       expect(stored()).to.have.length(1)
+    })
+  })
+
+  describe('transient server errors outside the retryable-write list', function () {
+    for (const { code, codeName, errmsg } of TRANSIENT_SERVER_ERRORS) {
+      it(`${codeName} (${code}) on the insert: StorageUnavailable, nothing stored, and the retry stores it`, async function () {
+        const store = open()
+        peer.faults.inject('insert', serverError(code, codeName, errmsg), 1)
+        expectLeftTag(await store.insertUnlessExists(plant(1n, 'Monstera'))(), 'StorageUnavailable')
+        expect(stored()).to.have.length(0)
+        expect(expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())._tag).to.equal('Inserted')
+      })
+    }
+
+    it('WriteConflict (112) on the read after a duplicate key: StorageUnavailable', async function () {
+      const store = open()
+      expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
+      peer.faults.inject('find', serverError(112, 'WriteConflict'), 1)
+      expectLeftTag(await store.insertUnlessExists(plant(1n, 'Fern'))(), 'StorageUnavailable')
+    })
+
+    it('an error that is not transient (BadValue, 2) is not called an outage', async function () {
+      const store = open()
+      peer.faults.inject('insert', serverError(2, 'BadValue'), 1)
+      const failure = await store.insertUnlessExists(plant(1n, 'Monstera'))().then(
+        (result) => result,
+        (error: unknown) => error,
+      )
+      expect(failure).to.be.instanceOf(Error)
     })
   })
 

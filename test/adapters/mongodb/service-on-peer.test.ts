@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import { Long } from 'bson'
 import type { RunningService } from '../../../apps/server/service.js'
 import { postPlant } from '../../support/http-app.js'
+import { serverError, TRANSIENT_SERVER_ERRORS } from '../../support/mongo-peer/faults.js'
 import { startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
 import { expectErrorDocument, expectPlant } from '../../support/responses.js'
 import { serviceContract, startServiceOn } from './service.contract.js'
@@ -84,6 +85,19 @@ describe('the service on MongoDB under faults (wire peer)', function () {
       await expectPlant(await postPlant(url, '{"id":1,"name":"Monstera"}'), { name: 'Monstera' })
       await expectPlant(await postPlant(url, '{"id":1,"name":"Monstera"}'), { name: 'Monstera' })
       expect(stored()).to.deep.equal([{ _id: Long.fromBigInt(1n), name: 'Monstera' }])
+    })
+  })
+
+  describe('transient answers from MongoDB', function () {
+    it('answers 503, not 500, to WriteConflict, Interrupted and LockTimeout, and stores on the retry', async function () {
+      const { url } = await startOnPeer()
+      for (const [index, { code, codeName, errmsg }] of TRANSIENT_SERVER_ERRORS.slice(0, 3).entries()) {
+        peer.faults.inject('insert', serverError(code, codeName, errmsg), 1)
+        const body = `{"id":${index + 1},"name":"Monstera"}`
+        await expectErrorDocument(await postPlant(url, body), 503)
+        await expectPlant(await postPlant(url, body), { name: 'Monstera' })
+      }
+      expect(stored()).to.have.length(3)
     })
   })
 
