@@ -5,11 +5,24 @@ import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
 import { parseJwtConfig, type JwtAuthenticatorOptions } from '../../adapters/jwt/index.js'
 import { toViolations, type BearerToken } from '../../core/index.js'
-import { BasePath, BearerTokens, ByteSize, Host, Milliseconds, MongoDbName, MongoUri, Port, withDefault } from './env-codecs.js'
+import { DEFAULT_IN_MEMORY_LIMITS, type InMemoryLimits } from '../../adapters/in-memory/index.js'
+import {
+  BasePath,
+  BearerTokens,
+  ByteSize,
+  Host,
+  MemorySize,
+  Milliseconds,
+  MongoDbName,
+  MongoUri,
+  PlantCount,
+  Port,
+  withDefault,
+} from './env-codecs.js'
 
 /** Where plants are kept: process memory, or a MongoDB deployment. */
 export type StorageConfig =
-  | { readonly _tag: 'InMemory' }
+  | { readonly _tag: 'InMemory'; readonly limits: InMemoryLimits }
   | { readonly _tag: 'MongoDb'; readonly uri: string; readonly dbName: string; readonly timeoutMs: number }
 
 /** The service's settings, parsed from the environment. */
@@ -34,6 +47,8 @@ const Environment = t.type({
   MONGODB_DB: withDefault(MongoDbName, 'plant_store'),
   MONGODB_TIMEOUT_MS: withDefault(Milliseconds, 5000),
   BODY_LIMIT: withDefault(ByteSize, 64 * 1024),
+  IN_MEMORY_MAX_PLANTS: withDefault(PlantCount, DEFAULT_IN_MEMORY_LIMITS.maxPlants),
+  IN_MEMORY_MAX_BYTES: withDefault(MemorySize, DEFAULT_IN_MEMORY_LIMITS.maxBytes),
 })
 
 /**
@@ -57,7 +72,10 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
       jwt,
       storage:
         vars.MONGODB_URI === undefined
-          ? { _tag: 'InMemory' as const }
+          ? {
+              _tag: 'InMemory' as const,
+              limits: { maxPlants: vars.IN_MEMORY_MAX_PLANTS, maxBytes: vars.IN_MEMORY_MAX_BYTES },
+            }
           : { _tag: 'MongoDb' as const, uri: vars.MONGODB_URI, dbName: vars.MONGODB_DB, timeoutMs: vars.MONGODB_TIMEOUT_MS },
       bodyLimitBytes: vars.BODY_LIMIT,
     })),

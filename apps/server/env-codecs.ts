@@ -76,16 +76,41 @@ export const Milliseconds = setting('Milliseconds', 'a whole number of milliseco
   return ms >= 100 && ms <= 600_000 ? ms : undefined
 })
 
-const UNITS: Readonly<Record<string, number>> = { '': 1, b: 1, kb: 1024, kib: 1024, mb: 1024 ** 2, mib: 1024 ** 2 }
+const UNITS: Readonly<Record<string, number>> = {
+  '': 1,
+  b: 1,
+  kb: 1024,
+  kib: 1024,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
+}
 const MAX_BODY_LIMIT = 16 * 1024 ** 2
+
+// A number of bytes, bare or with a unit, from `min` to `max`.
+const bytesFrom =
+  (min: number, max: number) =>
+  (text: string): number | undefined => {
+    const match = /^(\d+)\s*([a-z]*)$/i.exec(text.trim())
+    const unit = UNITS[match?.[2]?.toLowerCase() ?? 'none']
+    const bytes = match?.[1] !== undefined && unit !== undefined ? Number(match[1]) * unit : NaN
+    return bytes >= min && bytes <= max ? bytes : undefined
+  }
 
 export const ByteSize = setting(
   'ByteSize',
   'a size from 1 byte to 16 MiB, in bytes or with a unit: 65536, 64kb, 64KiB, 1mb',
-  (text) => {
-    const match = /^(\d+)\s*([a-z]*)$/i.exec(text.trim())
-    const unit = UNITS[match?.[2]?.toLowerCase() ?? 'none']
-    const bytes = match?.[1] !== undefined && unit !== undefined ? Number(match[1]) * unit : NaN
-    return bytes >= 1 && bytes <= MAX_BODY_LIMIT ? bytes : undefined
-  },
+  bytesFrom(1, MAX_BODY_LIMIT),
 )
+
+export const MemorySize = setting(
+  'MemorySize',
+  'a size from 1 KiB to 64 GiB, in bytes or with a unit: 67108864, 64MiB, 1gb',
+  bytesFrom(1024, 64 * 1024 ** 3),
+)
+
+export const PlantCount = setting('PlantCount', 'a whole number of plants from 1 to 1000000000', (text) => {
+  const count = /^\d{1,10}$/.test(text) ? Number(text) : NaN
+  return count >= 1 && count <= 1_000_000_000 ? count : undefined
+})
