@@ -31,6 +31,7 @@ const JWT_VARIABLES = [
   'JWT_ALGORITHMS',
   'JWT_REQUIRED_SCOPE',
   'JWT_CLOCK_TOLERANCE',
+  'JWT_JWKS_MAX_FETCHES_PER_MINUTE',
 ] as const
 type JwtVariable = (typeof JWT_VARIABLES)[number]
 
@@ -75,19 +76,37 @@ const keySource = (read: (name: JwtVariable) => string | undefined): Parsed<KeyS
         (only === undefined ? '' : `; ${chosen.map(({ name }) => name).join(' and ')} are set`),
     ])
   }
-  return keySourceFrom(only.name, only.value, read('JWT_ALGORITHMS'))
+  return only.name === 'JWT_JWKS_URL'
+    ? jwksSource(only.value, read('JWT_ALGORITHMS'), read('JWT_JWKS_MAX_FETCHES_PER_MINUTE'))
+    : keySourceFrom(only.name, only.value, read('JWT_ALGORITHMS'))
 }
 
-const keySourceFrom = (name: KeyVariable, value: string, algorithms: string | undefined): Parsed<KeySource> => {
+const jwksSource = (value: string, algorithms: string | undefined, maxFetches: string | undefined): Parsed<KeySource> =>
+  pipe(
+    sequenceS(validation)({
+      url: jwksUrl(value),
+      algorithms: algorithmList(algorithms, ASYMMETRIC_ALGORITHMS, 'a JWKS URL'),
+      maxFetchesPerMinute: fetchesPerMinute(maxFetches),
+    }),
+    E.map(({ url, algorithms, maxFetchesPerMinute }) => ({ _tag: 'Jwks' as const, url, algorithms, maxFetchesPerMinute })),
+  )
+
+const DEFAULT_MAX_FETCHES_PER_MINUTE = 6
+
+const fetchesPerMinute = (value: string | undefined): Parsed<number> => {
+  if (value === undefined) return E.right(DEFAULT_MAX_FETCHES_PER_MINUTE)
+  const count = /^\d{1,3}$/.test(value) ? Number(value) : Number.NaN
+  return count >= 1 && count <= 600
+    ? E.right(count)
+    : E.left(['JWT_JWKS_MAX_FETCHES_PER_MINUTE: expected a whole number of fetches from 1 to 600'])
+}
+
+const keySourceFrom = (
+  name: Exclude<KeyVariable, 'JWT_JWKS_URL'>,
+  value: string,
+  algorithms: string | undefined,
+): Parsed<KeySource> => {
   switch (name) {
-    case 'JWT_JWKS_URL':
-      return pipe(
-        sequenceS(validation)({
-          url: jwksUrl(value),
-          algorithms: algorithmList(algorithms, ASYMMETRIC_ALGORITHMS, 'a JWKS URL'),
-        }),
-        E.map(({ url, algorithms }) => ({ _tag: 'Jwks' as const, url, algorithms })),
-      )
     case 'JWT_PUBLIC_KEY':
       return pipe(
         publicKey(value),
