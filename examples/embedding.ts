@@ -17,4 +17,4 @@ if (E.isLeft(principal)) throw new Error(principal.left._tag)
 // Input is untrusted and parsed here, once; ids are bigints (a JS number may already be rounded).
 const created = await createPlant({ plantStore })(principal.right, { id: 9007199254740993n, name: 'Monstera' })()
 if (E.isRight(created)) console.log(created.right) // { name: 'Monstera' }
-else console.log(created.left._tag) // 'InvalidInput' | 'PlantConflict' | 'StorageUnavailable'
+else console.log(created.left._tag) // 'InvalidInput' | 'PlantConflict' | 'StorageUnavailable' | 'StorageFull'
