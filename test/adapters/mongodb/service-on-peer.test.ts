@@ -95,7 +95,7 @@ describe('the service on MongoDB under faults (wire peer)', function () {
     // one more deadline, on a busy machine.
     const RECOVERY_BOUND_MS = 2 * DEADLINE_MS + DEADLINE_MS + 5000
 
-    it('50 clients: no 500, every 200 stored exactly once, and ready again within a bound after the last flap', async function () {
+    it('50 clients: no 500, every 200 stored exactly once, /readyz 503 while away, and ready again within a bound after the last flap', async function () {
       this.timeout(90_000)
       const { url } = await startOnPeer()
       const statuses = new Map<number, number>()
@@ -112,7 +112,15 @@ describe('the service on MongoDB under faults (wire peer)', function () {
           if (response.status === 200) acknowledged.set(String(id), `plant ${id}`)
         }
       }
-      const clients = Array.from({ length: 50 }, client)
+      const readiness = new Map<number, number>()
+      const prober = async (): Promise<void> => {
+        while (!stop.signal.aborted) {
+          const status = (await readyz(url)).status
+          readiness.set(status, (readiness.get(status) ?? 0) + 1)
+          await new Promise((resolve) => setTimeout(resolve, 100))
+        }
+      }
+      const clients = [...Array.from({ length: 50 }, client), prober()]
       await new Promise((resolve) => setTimeout(resolve, 500))
       await flap(peer, OBSERVED_FLAPPING)
       const lastFlap = performance.now()
@@ -124,6 +132,8 @@ describe('the service on MongoDB under faults (wire peer)', function () {
 
       expect([...statuses.keys()].filter((status) => status !== 200 && status !== 503), JSON.stringify([...statuses])).to.deep.equal([])
       expect(recoveredMs).to.be.below(RECOVERY_BOUND_MS)
+      // Readiness told the truth: not ready while MongoDB was away, and never a 500.
+      expect([...readiness.keys()].sort(), JSON.stringify([...readiness])).to.deep.equal([200, 503])
       const byId = new Map<string, number>()
       for (const document of stored()) byId.set(String(document._id), (byId.get(String(document._id)) ?? 0) + 1)
       const names = new Map(stored().map((document) => [String(document._id), document.name as unknown]))
