@@ -7,7 +7,7 @@ import {
   type CreatePlantError,
   type InvalidInput,
   type PlantConflict,
-  type StorageUnavailable,
+  type StoreError,
 } from './errors.js'
 import { isSamePlant, NewPlant, toPlant, type Plant } from './plant.js'
 import type { InsertOutcome, PlantStore } from './ports/plant-store.js'
@@ -39,7 +39,7 @@ export interface NewPlantFields {
 export const newPlant = (fields: NewPlantFields): E.Either<InvalidInput, NewPlant> => decodeNewPlant(fields)
 
 /** What storing an already parsed NewPlant can fail with: its input is valid by its type. */
-export type CreateNewPlantError = PlantConflict | StorageUnavailable
+export type CreateNewPlantError = PlantConflict | StoreError
 
 /**
  * Creates a plant from a NewPlant already parsed (by `newPlant` or `decodeNewPlant`), on behalf

@@ -46,9 +46,22 @@ export interface StorageUnavailable {
   readonly cause: unknown
 }
 
+/**
+ * The store holds as much as it is allowed to: a new plant cannot be added. Plants already
+ * stored stay as they are and can still be asked for again (a replay is answered).
+ */
+export interface StorageFull {
+  readonly _tag: 'StorageFull'
+  /** The bound that was reached, in words fit for the client (e.g. "100000 plants"). */
+  readonly limit: string
+}
+
 export type AuthError = Unauthenticated | InsufficientScope | AuthenticationUnavailable
 
-export type CreatePlantError = InvalidInput | PlantConflict | StorageUnavailable
+/** What a store may answer instead of storing a plant. */
+export type StoreError = StorageUnavailable | StorageFull
+
+export type CreatePlantError = InvalidInput | PlantConflict | StoreError
 
 /** Every error the domain reports as a value: authentication's and creation's. */
 export type DomainError = AuthError | CreatePlantError
@@ -80,3 +93,5 @@ export const storageUnavailable = (cause: unknown): StorageUnavailable => ({
   _tag: 'StorageUnavailable',
   cause,
 })
+
+export const storageFull = (limit: string): StorageFull => ({ _tag: 'StorageFull', limit })

@@ -11,6 +11,7 @@ export {
   insufficientScope,
   invalidInput,
   plantConflict,
+  storageFull,
   storageUnavailable,
   unauthenticated,
 } from './errors.js'
@@ -22,7 +23,9 @@ export type {
   InvalidInput,
   PlantConflict,
   DomainError,
+  StorageFull,
   StorageUnavailable,
+  StoreError,
   Unauthenticated,
   Violation,
 } from './errors.js'

@@ -18,10 +18,11 @@ if (E.isLeft(principal)) throw new Error(principal.left._tag)
 // Ids are bigints: a JS number may already be rounded, and is refused with "as a bigint".
 const created = await createPlant({ plantStore })(principal.right, { id: 9007199254740993n, name: 'Monstera' })()
 if (E.isRight(created)) console.log(created.right) // { name: 'Monstera' }
-else console.log(created.left._tag) // 'InvalidInput' | 'PlantConflict' | 'StorageUnavailable'
+else console.log(created.left._tag) // 'InvalidInput' | 'PlantConflict' | 'StorageUnavailable' | 'StorageFull'
 
 // Typed fields from your own code: newPlant checks what the types cannot (the int64 range, lone
-// surrogates), and createNewPlant can then fail only with PlantConflict or StorageUnavailable.
+// surrogates), and createNewPlant can then fail only with PlantConflict,
+// StorageUnavailable or StorageFull.
 const fern = newPlant({ id: 9223372036854775807n, name: 'Fern', tag: 'fern' })
 if (E.isLeft(fern)) throw new Error(fern.left.violations.map((v) => `${v.path} must be ${v.expected}`).join('; '))
 const stored = await createNewPlant({ plantStore })(principal.right, fern.right)()

@@ -3,6 +3,7 @@ import type {
   InsufficientScope,
   InvalidInput,
   PlantConflict,
+  StorageFull,
   StorageUnavailable,
   Unauthenticated,
 } from '../../core/index.js'
@@ -60,6 +61,7 @@ export type PlantStoreClientError =
   | Unauthenticated
   | InsufficientScope
   | (StorageUnavailable & RetryAfter)
+  | StorageFull
   | (AuthenticationUnavailable & RetryAfter)
   | ServiceError
   | TransportFailure

@@ -6,6 +6,7 @@ import {
   invalidInput,
   Plant,
   plantConflict,
+  storageFull,
   storageUnavailable,
   unauthenticated,
   type PlantId,
@@ -73,6 +74,9 @@ export const readAnswer = (answer: Answer, sentId: PlantId, now: number): E.Eith
           : { ...storageUnavailable(cause), ...retry },
       )
     }
+    case 507:
+      // The service names the bound it reached in the message (`Storage is full (100000 plants): …`).
+      return E.left(storageFull(/\(([^)]*)\)/.exec(message)?.[1] ?? message))
     default:
       return E.left(
         SERVICE_ERROR_STATUSES.has(answer.status)

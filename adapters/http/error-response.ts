@@ -59,6 +59,8 @@ export const toErrorResponse = (problem: Problem): ErrorResponse => {
       return answer(503, 'This instance is shutting down; send requests to another one.', { 'Retry-After': '1' })
     case 'StorageUnavailable':
       return answer(503, 'Storage is unavailable; try again shortly.', { 'Retry-After': '1' })
+    case 'StorageFull':
+      return answer(507, `Storage is full (${problem.limit}): no new plant can be stored; plants already stored can still be sent again.`)
     case 'AuthenticationUnavailable':
       return answer(503, 'The identity provider cannot be reached to check the token; try again shortly.', {
         'Retry-After': '1',

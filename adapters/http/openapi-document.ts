@@ -9,6 +9,7 @@ import {
   decodeNewPlant,
   insufficientScope,
   plantConflict,
+  storageFull,
   storageUnavailable,
   type PlantId,
 } from '../../core/index.js'
@@ -113,6 +114,13 @@ const ERROR_ANSWERS = {
   InternalError: {
     problems: [unexpectedFailure(new Error('a defect'))],
     description: 'Something unexpected failed. The message is generic and shows no internals.',
+  },
+  InsufficientStorage: {
+    problems: [storageFull('100000 plants')],
+    description:
+      'The store holds as many plants as it is allowed to (in-memory storage: IN_MEMORY_MAX_PLANTS ' +
+      'or IN_MEMORY_MAX_BYTES). No new plant is stored; plants already stored are kept, and sending ' +
+      'one of them again is still answered 200. Retrying the same new plant will not help.',
   },
   NotReady: {
     problems: [storageUnavailable(new Error('down')), shuttingDown],
@@ -343,6 +351,7 @@ export const openApiDocument = (basePath: string): OpenApiDocument => {
               'UnsupportedMediaType',
               'InternalError',
               'ServiceUnavailable',
+              'InsufficientStorage',
             ),
           },
         },

@@ -1,5 +1,6 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { alreadyStored, inserted, type NewPlant, type PlantId, type PlantStore } from '../../core/index.js'
+import * as E from 'fp-ts/lib/Either.js'
+import { alreadyStored, inserted, storageFull, type NewPlant, type PlantId, type PlantStore } from '../../core/index.js'
 
 /** The in-memory store, plus a look inside (copies) for tests that assert on stored state. */
 export interface InMemoryPlantStore extends PlantStore {
@@ -10,21 +11,52 @@ export interface InMemoryPlantStore extends PlantStore {
 }
 
 /**
+ * How much the store may hold; a new plant past either bound is refused with StorageFull, so a
+ * client cannot grow the process until it dies (and takes every stored plant with it).
+ */
+export interface InMemoryLimits {
+  readonly maxPlants: number
+  /** The estimated heap bytes of the stored plants (see `estimatedBytes`). */
+  readonly maxBytes: number
+}
+
+export const DEFAULT_IN_MEMORY_LIMITS: InMemoryLimits = { maxPlants: 100_000, maxBytes: 64 * 1024 * 1024 }
+
+/**
+ * What one plant costs the heap, estimated on the safe side: V8 keeps a string in 1 or 2 bytes
+ * per UTF-16 code unit, counted here as 2, plus the map entry, the object and its bigint key.
+ */
+export const estimatedBytes = ({ name, tag }: NewPlant): number => 2 * (name.length + (tag?.length ?? 0)) + PER_PLANT_BYTES
+
+const PER_PLANT_BYTES = 160
+
+/**
  * A plant store in process memory, for tests, development and embedders that need no durability.
  * Check-and-insert runs in one synchronous step, so concurrent creates of one id cannot both win.
+ * A replay is answered whatever the bounds: only a new plant can find the store full.
  */
-export const makeInMemoryPlantStore = (): InMemoryPlantStore => {
+export const makeInMemoryPlantStore = (limits: Partial<InMemoryLimits> = {}): InMemoryPlantStore => {
+  const { maxPlants, maxBytes } = { ...DEFAULT_IN_MEMORY_LIMITS, ...limits }
   const plants = new Map<bigint, NewPlant>()
+  let bytes = 0
+  const fullFor = (plant: NewPlant): string | undefined => {
+    if (plants.size >= maxPlants) return `${maxPlants} plants`
+    if (bytes + estimatedBytes(plant) > maxBytes) return `${maxBytes} bytes`
+    return undefined
+  }
   return {
     insertUnlessExists: (plant) =>
-      TE.fromTask(async () => {
+      TE.fromIOEither(() => {
         const stored = plants.get(plant.id)
-        if (stored !== undefined) return alreadyStored(stored)
+        if (stored !== undefined) return E.right(alreadyStored(stored))
+        const full = fullFor(plant)
+        if (full !== undefined) return E.left(storageFull(full))
         // A copy, so the caller's object cannot change what is stored. Not frozen: freezing makes
         // V8 keep each plant in a slower, larger shape (about twice the bytes, `npm run bench`).
         const copy = { ...plant }
         plants.set(plant.id, copy)
-        return inserted(copy)
+        bytes += estimatedBytes(copy)
+        return E.right(inserted(copy))
       }),
     checkReady: () => TE.right(undefined),
     find: (id) => {

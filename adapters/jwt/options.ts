@@ -20,6 +20,8 @@ export interface JwksKeySource {
   readonly timeoutMs?: number
   /** Milliseconds after which cached keys are fetched again before use. Default 600 000. */
   readonly cacheMaxAgeMs?: number
+  /** The most fetches of the key set started in any 60 s, whatever tokens arrive. Default 6. */
+  readonly maxFetchesPerMinute?: number
 }
 
 /** One public key (RSA, EC or Ed25519), for a provider that signs with a fixed key. */

@@ -12,6 +12,7 @@ import type { JwksKeySource } from './options.js'
 const DEFAULT_COOLDOWN_MS = 30_000
 const DEFAULT_TIMEOUT_MS = 5_000
 const DEFAULT_CACHE_MAX_AGE_MS = 600_000
+const DEFAULT_MAX_FETCHES_PER_MINUTE = 6
 
 /**
  * The key set cannot be fetched and no cached key fits the token. The fault lies with the
@@ -27,8 +28,9 @@ export class KeySetUnavailable extends Error {
 /**
  * Resolves a token's verification key from a provider's JSON Web Key Set. Beyond jose's remote
  * set (cache, refetch on an unknown `kid` at most once per cool-down), it keeps serving the last
- * fetched keys while the provider cannot be reached, whatever their age, and, after a failed
- * fetch, does not ask the provider again until the cool-down has passed.
+ * fetched keys while the provider cannot be reached, whatever their age; after a failed fetch
+ * (an answer that is not a key set counts as one) it does not ask the provider again until the
+ * cool-down has passed; and it never starts more than `maxFetchesPerMinute` fetches a minute.
  */
 export const makeRemoteKeySet = (source: JwksKeySource): JWTVerifyGetKey => {
   const cooldownMs = source.cooldownMs ?? DEFAULT_COOLDOWN_MS
@@ -36,7 +38,7 @@ export const makeRemoteKeySet = (source: JwksKeySource): JWTVerifyGetKey => {
     cooldownDuration: cooldownMs,
     timeoutDuration: source.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     cacheMaxAge: source.cacheMaxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS,
-    [customFetch]: fetchBackingOffAfterFailure(cooldownMs),
+    [customFetch]: guardedFetch(cooldownMs, source.maxFetchesPerMinute ?? DEFAULT_MAX_FETCHES_PER_MINUTE),
   })
   return async (header, token) => {
     try {
@@ -67,26 +69,54 @@ const fromCachedKeys =
     }
   }
 
-// jose's cool-down counts from the last successful fetch only; without this, every token would
-// trigger a fetch while the provider is failing.
-const fetchBackingOffAfterFailure = (backoffMs: number): FetchImplementation => {
+// jose's cool-down counts from the last successful fetch only, and a 200 whose body is not a
+// key set is no success to it either: without this, every token naming an unknown `kid` would
+// trigger a fetch while the provider fails or answers nonsense (issue 8: 6,915 fetches in 20 s).
+// A failure is an error, a status other than 200, or a body that is not a JSON Web Key Set;
+// after one, the provider is not asked again for `backoffMs`. Whatever happens, at most
+// `maxPerMinute` fetches start in any 60 s.
+const guardedFetch = (backoffMs: number, maxPerMinute: number): FetchImplementation => {
   let lastFailure: { readonly at: number; readonly error: unknown } | undefined
+  const started: number[] = []
   const fail = (error: unknown): void => {
     lastFailure = { at: Date.now(), error }
   }
   return async (url, init) => {
-    if (lastFailure !== undefined && Date.now() - lastFailure.at < backoffMs) {
+    const now = Date.now()
+    if (lastFailure !== undefined && now - lastFailure.at < backoffMs) {
       throw new Error(`the key set failed less than ${backoffMs} ms ago; not asking again yet`, {
         cause: lastFailure.error,
       })
     }
+    while (started.length > 0 && now - (started[0] ?? now) >= 60_000) started.shift()
+    if (started.length >= maxPerMinute) {
+      throw new Error(`the key set was fetched ${maxPerMinute} times in the last minute; not asking again yet`)
+    }
+    started.push(now)
     try {
       const response = await fetch(url, init)
-      if (response.status !== 200) fail(new Error(`the key set answered HTTP ${response.status}`))
-      return response
+      if (response.status !== 200) {
+        fail(new Error(`the key set answered HTTP ${response.status}`))
+        return response
+      }
+      const body = await response.text()
+      if (!isKeySet(body)) fail(new Error('the key set URL answered 200 with something that is not a JSON Web Key Set'))
+      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
     } catch (error) {
       fail(error)
       throw error
     }
+  }
+}
+
+// The shape jose accepts as a key set: a JSON object whose `keys` is an array of objects.
+const isKeySet = (body: string): boolean => {
+  try {
+    const parsed: unknown = JSON.parse(body)
+    if (typeof parsed !== 'object' || parsed === null || !('keys' in parsed)) return false
+    const keys: unknown = parsed.keys
+    return Array.isArray(keys) && keys.every((key) => typeof key === 'object' && key !== null && !Array.isArray(key))
+  } catch {
+    return false
   }
 }

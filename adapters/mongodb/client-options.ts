@@ -8,21 +8,31 @@ export interface MongoTimeouts {
   readonly serverSelectionMs: number
   /** How long opening one connection, with its handshake, may take. */
   readonly connectMs: number
+  /**
+   * How long calls may keep finding storage unavailable, with no success in between, before the
+   * client is replaced by a fresh one (a client left wedged by the driver cannot stay so).
+   */
+  readonly replaceClientAfterMs: number
 }
 
 export const DEFAULT_MONGO_TIMEOUTS: MongoTimeouts = {
   operationMs: 5000,
   serverSelectionMs: 3000,
   connectMs: 3000,
+  replaceClientAfterMs: 10_000,
 }
 
-/** Fills in the timeouts not given: server selection and connection default to at most the whole. */
+/**
+ * Fills in the timeouts not given: server selection and connection default to at most the
+ * whole; the client is replaced after two deadlines' worth of unavailability.
+ */
 export const resolveTimeouts = (given: Partial<MongoTimeouts> = {}): MongoTimeouts => {
   const operationMs = given.operationMs ?? DEFAULT_MONGO_TIMEOUTS.operationMs
   return {
     operationMs,
     serverSelectionMs: given.serverSelectionMs ?? Math.min(DEFAULT_MONGO_TIMEOUTS.serverSelectionMs, operationMs),
     connectMs: given.connectMs ?? Math.min(DEFAULT_MONGO_TIMEOUTS.connectMs, operationMs),
+    replaceClientAfterMs: given.replaceClientAfterMs ?? 2 * operationMs,
   }
 }
 

@@ -3,6 +3,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { MongoClient, MongoClientClosedError, type Collection, type Db } from 'mongodb'
 import { storageUnavailable, type StorageUnavailable } from '../../core/index.js'
 import { clientOptionsFor, type MongoTimeouts } from './client-options.js'
+import { makeClientWatchdog } from './client-watchdog.js'
 import { withinDeadline } from './deadline.js'
 import type { PlantDocument } from './plant-document.js'
 import { meansStorageUnavailable } from './unavailability.js'
@@ -57,25 +58,62 @@ const newClient = ({ uri, timeouts }: MongoConnectionSettings): E.Either<Invalid
     }),
   )
 
-const connectionOver = (client: MongoClient, settings: MongoConnectionSettings): MongoConnection => {
+/** One client and the calls that run on it. */
+interface ClientInUse {
+  readonly client: MongoClient
+  readonly db: Db
+  readonly plants: Collection<PlantDocument>
+  readonly inFlight: Set<Promise<unknown>>
+}
+
+const inUse = (client: MongoClient, settings: MongoConnectionSettings): ClientInUse => {
   const db = client.db(settings.dbName)
-  const plants = db.collection<PlantDocument>(settings.collectionName)
-  const inFlight = new Set<Promise<unknown>>()
+  return { client, db, plants: db.collection<PlantDocument>(settings.collectionName), inFlight: new Set() }
+}
+
+// The client is closed once the calls it carries have their answers (each within its deadline).
+const closeAfterInFlight = async ({ client, inFlight }: ClientInUse): Promise<void> => {
+  await Promise.allSettled([...inFlight])
+  await client.close().catch(() => {})
+}
+
+const connectionOver = (first: MongoClient, settings: MongoConnectionSettings): MongoConnection => {
+  let current = inUse(first, settings)
+  const retiring = new Set<Promise<void>>()
+  const watchdog = makeClientWatchdog(settings.timeouts.replaceClientAfterMs)
   let closing: Promise<void> | undefined
+
+  // New calls go to a fresh client at once; the old one is closed when its calls have answered.
+  const replaceClient = (): void => {
+    const fresh = newClient(settings)
+    // The settings made a client before, so they make one again; if not, keep the one there is.
+    if (E.isLeft(fresh) || closing !== undefined) return
+    const retired = current
+    current = inUse(fresh.right, settings)
+    const closed: Promise<void> = closeAfterInFlight(retired).finally(() => retiring.delete(closed))
+    retiring.add(closed)
+  }
 
   const run = async <A>(work: (on: MongoWork) => Promise<A>): Promise<A> => {
     if (closing !== undefined) throw new MongoClientClosedError()
+    const on = current
     const call = withinDeadline(settings.timeouts.operationMs, async (signal) => {
       // Connecting again after a failed attempt opens a fresh topology; once connected, the
-      // driver's monitor follows the server going away and coming back.
-      await client.connect()
-      return work({ db, plants, signal })
+      // driver's monitor follows the server going away and coming back (and the watchdog
+      // replaces the client when it does not).
+      await on.client.connect()
+      return work({ db: on.db, plants: on.plants, signal })
     })
-    inFlight.add(call)
+    on.inFlight.add(call)
     try {
-      return await call
+      const result = await call
+      watchdog.succeeded()
+      return result
+    } catch (error) {
+      if (meansStorageUnavailable(error) && watchdog.failedUnavailable()) replaceClient()
+      throw error
     } finally {
-      inFlight.delete(call)
+      on.inFlight.delete(call)
     }
   }
 
@@ -95,7 +133,7 @@ const connectionOver = (client: MongoClient, settings: MongoConnectionSettings):
     attempt: settle(meansStorageUnavailable),
     probe: settle(() => true),
     close: () => {
-      closing ??= Promise.allSettled([...inFlight]).then(() => client.close())
+      closing ??= Promise.all([closeAfterInFlight(current), ...retiring]).then(() => {})
       return closing
     },
   }

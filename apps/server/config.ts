@@ -4,6 +4,7 @@ import * as RA from 'fp-ts/lib/ReadonlyArray.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
 import type { HttpServerLimits, JsonLimits } from '../../adapters/http/index.js'
+import { DEFAULT_IN_MEMORY_LIMITS, type InMemoryLimits } from '../../adapters/in-memory/index.js'
 import type { JwtAuthenticatorOptions } from '../../adapters/jwt/index.js'
 import type { BearerToken } from '../../core/index.js'
 import {
@@ -14,11 +15,13 @@ import {
   decodeEnvironment,
   DelayMilliseconds,
   Host,
+  MemorySize,
   Milliseconds,
   MongoDbName,
   MongoUri,
   NestingDepth,
   NumberLength,
+  PlantCount,
   Port,
   withDefault,
 } from './env-codecs.js'
@@ -26,7 +29,7 @@ import { parseJwtConfig } from './jwt-config.js'
 
 /** Where plants are kept: process memory, or a MongoDB deployment. */
 export type StorageConfig =
-  | { readonly _tag: 'InMemory' }
+  | { readonly _tag: 'InMemory'; readonly limits: InMemoryLimits }
   | { readonly _tag: 'MongoDb'; readonly uri: string; readonly dbName: string; readonly timeoutMs: number }
 
 /** The service's settings, parsed from the environment. */
@@ -72,6 +75,8 @@ const Environment = t.type({
   MAX_CONNECTIONS: withDefault(ConnectionCount, 1_000),
   SHUTDOWN_DRAIN_MS: withDefault(DelayMilliseconds, 5_000),
   SHUTDOWN_GRACE_MS: Milliseconds,
+  IN_MEMORY_MAX_PLANTS: withDefault(PlantCount, DEFAULT_IN_MEMORY_LIMITS.maxPlants),
+  IN_MEMORY_MAX_BYTES: withDefault(MemorySize, DEFAULT_IN_MEMORY_LIMITS.maxBytes),
 })
 
 type Variables = t.TypeOf<typeof Environment>
@@ -109,7 +114,10 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
       jwt,
       storage:
         vars.MONGODB_URI === undefined
-          ? { _tag: 'InMemory' as const }
+          ? {
+              _tag: 'InMemory' as const,
+              limits: { maxPlants: vars.IN_MEMORY_MAX_PLANTS, maxBytes: vars.IN_MEMORY_MAX_BYTES },
+            }
           : { _tag: 'MongoDb' as const, uri: vars.MONGODB_URI, dbName: vars.MONGODB_DB, timeoutMs: vars.MONGODB_TIMEOUT_MS },
       bodyLimitBytes: vars.BODY_LIMIT,
       jsonLimits: { maxNumberLength: vars.JSON_NUMBER_LIMIT, maxDepth: vars.JSON_DEPTH_LIMIT },

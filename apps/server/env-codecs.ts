@@ -77,7 +77,7 @@ export const MongoDbName = setting(
 // A whole number from `min` to `max`, written in digits only.
 const wholeNumber = (name: string, min: number, max: number, expected: string) =>
   setting(name, expected, (text) => {
-    const value = /^\d{1,9}$/.test(text) ? Number(text) : NaN
+    const value = /^\d{1,10}$/.test(text) ? Number(text) : NaN
     return value >= min && value <= max ? value : undefined
   })
 
@@ -92,19 +92,41 @@ export const NumberLength = wholeNumber('NumberLength', 1, 1_000, 'a whole numbe
 
 export const NestingDepth = wholeNumber('NestingDepth', 1, 1_000, 'a whole number of levels from 1 to 1000')
 
-const UNITS: Readonly<Record<string, number>> = { '': 1, b: 1, kb: 1024, kib: 1024, mb: 1024 ** 2, mib: 1024 ** 2 }
+const UNITS: Readonly<Record<string, number>> = {
+  '': 1,
+  b: 1,
+  kb: 1024,
+  kib: 1024,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
+}
 const MAX_BODY_LIMIT = 16 * 1024 ** 2
+
+// A number of bytes, bare or with a unit, from `min` to `max`.
+const bytesFrom =
+  (min: number, max: number) =>
+  (text: string): number | undefined => {
+    const match = /^(\d+)\s*([a-z]*)$/i.exec(text.trim())
+    const unit = UNITS[match?.[2]?.toLowerCase() ?? 'none']
+    const bytes = match?.[1] !== undefined && unit !== undefined ? Number(match[1]) * unit : NaN
+    return bytes >= min && bytes <= max ? bytes : undefined
+  }
 
 export const ByteSize = setting(
   'ByteSize',
   'a size from 1 byte to 16 MiB, in bytes or with a unit: 65536, 64kb, 64KiB, 1mb',
-  (text) => {
-    const match = /^(\d+)\s*([a-z]*)$/i.exec(text.trim())
-    const unit = UNITS[match?.[2]?.toLowerCase() ?? 'none']
-    const bytes = match?.[1] !== undefined && unit !== undefined ? Number(match[1]) * unit : NaN
-    return bytes >= 1 && bytes <= MAX_BODY_LIMIT ? bytes : undefined
-  },
+  bytesFrom(1, MAX_BODY_LIMIT),
 )
+
+export const MemorySize = setting(
+  'MemorySize',
+  'a size from 1 KiB to 64 GiB, in bytes or with a unit: 67108864, 64MiB, 1gb',
+  bytesFrom(1024, 64 * 1024 ** 3),
+)
+
+export const PlantCount = wholeNumber('PlantCount', 1, 1_000_000_000, 'a whole number of plants from 1 to 1000000000')
 
 /**
  * Decodes variables with a codec of their settings; every bad variable is reported, each message

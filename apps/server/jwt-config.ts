@@ -90,6 +90,13 @@ const RequiredScope = setting('RequiredScope', 'one OAuth scope (printable ASCII
   ScopeToken.is(text) ? text : undefined,
 )
 
+const DEFAULT_MAX_FETCHES_PER_MINUTE = 6
+
+const FetchesPerMinute = setting('FetchesPerMinute', 'a whole number of fetches from 1 to 600', (text) => {
+  const fetches = /^\d{1,3}$/.test(text) ? Number(text) : Number.NaN
+  return fetches >= 1 && fetches <= 600 ? fetches : undefined
+})
+
 const ClockTolerance = setting('ClockTolerance', `whole seconds from 0 to ${MAXIMUM_CLOCK_TOLERANCE_SECONDS}`, (text) => {
   const seconds = /^\d{1,3}$/.test(text) ? Number(text) : Number.NaN
   return seconds <= MAXIMUM_CLOCK_TOLERANCE_SECONDS ? seconds : undefined
@@ -101,6 +108,8 @@ const KeyVariables = t.type({
   JWT_PUBLIC_KEY: PublicKeyPem,
   JWT_SECRET: SharedSecret,
   JWT_ALGORITHMS: AlgorithmNames,
+  // However many unknown `kid`s tokens name, the provider is asked at most this often.
+  JWT_JWKS_MAX_FETCHES_PER_MINUTE: withDefault(FetchesPerMinute, DEFAULT_MAX_FETCHES_PER_MINUTE),
 })
 type KeyVariables = t.TypeOf<typeof KeyVariables>
 
@@ -142,12 +151,18 @@ export const parseJwtConfig = (env: Readonly<Record<string, string | undefined>>
   )
 }
 
-const keySource = ({ JWT_JWKS_URL, JWT_PUBLIC_KEY, JWT_SECRET, JWT_ALGORITHMS: algorithms }: KeyVariables): Parsed<KeySource> => {
+const keySource = ({
+  JWT_JWKS_URL,
+  JWT_PUBLIC_KEY,
+  JWT_SECRET,
+  JWT_ALGORITHMS: algorithms,
+  JWT_JWKS_MAX_FETCHES_PER_MINUTE: maxFetchesPerMinute,
+}: KeyVariables): Parsed<KeySource> => {
   const chosen = [
     ...candidate('JWT_JWKS_URL', JWT_JWKS_URL, (url) =>
       pipe(
         algorithmList(algorithms, ASYMMETRIC_ALGORITHMS, 'a JWKS URL'),
-        E.map((allowed) => ({ _tag: 'Jwks' as const, url, algorithms: allowed })),
+        E.map((allowed) => ({ _tag: 'Jwks' as const, url, algorithms: allowed, maxFetchesPerMinute })),
       ),
     ),
     ...candidate('JWT_PUBLIC_KEY', JWT_PUBLIC_KEY, ({ key, usable }) =>

@@ -20,7 +20,7 @@ export interface OpenedStorage {
 export const openStorage = (config: StorageConfig): E.Either<string, OpenedStorage> => {
   switch (config._tag) {
     case 'InMemory':
-      return E.right({ store: makeInMemoryPlantStore(), description: 'in-memory', close: async () => {} })
+      return E.right({ store: makeInMemoryPlantStore(config.limits), description: 'in-memory', close: async () => {} })
     case 'MongoDb':
       return pipe(
         openMongoPlantStore({ uri: config.uri, dbName: config.dbName, timeouts: { operationMs: config.timeoutMs } }),

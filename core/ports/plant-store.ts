@@ -1,5 +1,5 @@
 import type { TaskEither } from 'fp-ts/lib/TaskEither.js'
-import type { StorageUnavailable } from '../errors.js'
+import type { StorageUnavailable, StoreError } from '../errors.js'
 import type { NewPlant } from '../plant.js'
 
 /** What an insert found: the plant is new, or another plant already stands under its id. */
@@ -15,10 +15,12 @@ export interface PlantStore {
   /**
    * Stores the plant unless its id is taken, in one atomic step, and reports what stands under
    * the id when it is. A `Right` means the answer is durable to the extent the adapter promises.
-   * Storage being unreachable or too slow is a `Left`; a defect (a bug, a stored document that is
-   * not a plant) rejects the task instead, for the caller's error boundary.
+   * Storage being unreachable or too slow is a `Left`, and so is a bounded store that is full
+   * (`StorageFull`, for a new id only: what stands under a taken id is still reported). A defect
+   * (a bug, a stored document that is not a plant) rejects the task instead, for the caller's
+   * error boundary.
    */
-  readonly insertUnlessExists: (plant: NewPlant) => TaskEither<StorageUnavailable, InsertOutcome>
+  readonly insertUnlessExists: (plant: NewPlant) => TaskEither<StoreError, InsertOutcome>
   /** Succeeds when storage can serve requests now. */
   readonly checkReady: () => TaskEither<StorageUnavailable, void>
 }

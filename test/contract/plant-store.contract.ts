@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import type { NewPlant, PlantStore } from '../../core/index.js'
 import { INT64_MAX, INT64_MIN } from '../../core/index.js'
-import { expectRight } from '../support/either.js'
+import { expectLeftTag, expectRight } from '../support/either.js'
 import { plant } from '../support/plants.js'
 
 /** How a contract run gets a fresh, empty store, and how it releases it afterwards. */
@@ -89,6 +89,68 @@ export const plantStoreContract = (
     })
 
     it('reports itself ready', async function () {
+      expectRight(await store().checkReady()())
+    })
+  })
+}
+
+/**
+ * What a store with a bound on what it holds promises, for adapters that have one: `setup` makes
+ * an empty store with room for exactly `room` plants such as `plant(id, 'p')`. Reaching the bound
+ * refuses new plants as StorageFull, and changes nothing else: what is stored stays, replays and
+ * look-ups of taken ids are still answered.
+ */
+export const boundedPlantStoreContract = (
+  label: string,
+  room: number,
+  setup: (this: Mocha.Context) => Promise<PlantStoreFixture>,
+): void => {
+  describe(`PlantStore contract, bounded: ${label}`, function () {
+    let fixture: PlantStoreFixture | undefined
+    const store = (): PlantStore => {
+      if (fixture === undefined) throw new Error('the contract fixture was not set up')
+      return fixture.store
+    }
+    const fill = async (): Promise<void> => {
+      for (let id = 1; id <= room; id += 1) {
+        expect(expectRight(await store().insertUnlessExists(plant(BigInt(id), 'p'))())._tag).to.equal('Inserted')
+      }
+    }
+
+    beforeEach(async function () {
+      fixture = await setup.call(this)
+    })
+    afterEach(async function () {
+      await fixture?.release()
+      fixture = undefined
+    })
+
+    it('refuses a new plant past the bound with StorageFull, naming the bound', async function () {
+      await fill()
+      const full = expectLeftTag(await store().insertUnlessExists(plant(BigInt(room + 1), 'p'))(), 'StorageFull')
+      expect(full.limit).to.be.a('string').and.not.equal('')
+    })
+
+    it('still answers a replay, and what stands under a taken id, at the bound', async function () {
+      await fill()
+      expect(expectRight(await store().insertUnlessExists(plant(1n, 'p'))())).to.deep.equal({
+        _tag: 'AlreadyStored',
+        stored: plant(1n, 'p'),
+      })
+      expect(expectRight(await store().insertUnlessExists(plant(BigInt(room), 'other'))())).to.deep.equal({
+        _tag: 'AlreadyStored',
+        stored: plant(BigInt(room), 'p'),
+      })
+    })
+
+    it('keeps every plant stored before the bound, and stays ready', async function () {
+      await fill()
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        expectLeftTag(await store().insertUnlessExists(plant(BigInt(room + 1 + attempt), 'p'))(), 'StorageFull')
+      }
+      for (let id = 1; id <= room; id += 1) {
+        expect(expectRight(await store().insertUnlessExists(plant(BigInt(id), 'p'))())._tag).to.equal('AlreadyStored')
+      }
       expectRight(await store().checkReady()())
     })
   })

@@ -162,6 +162,14 @@ describe('plant-store/client against the real service', function () {
       expect(error.cause).to.deep.equal({ status: 503, message: 'Storage is unavailable; try again shortly.' })
     })
 
+    it('507: StorageFull naming the bound, while a stored plant is still answered', async function () {
+      const { url } = await serve({ plantStore: makeInMemoryPlantStore({ maxPlants: 2, maxBytes: 1024 ** 2 }) })
+      const client = clientOf(url)
+      for (const id of [1n, 2n]) expect(expectRight(await client.createPlant({ id, name: 'x' })())).to.deep.equal({ name: 'x' })
+      expect(expectLeftTag(await client.createPlant({ id: 3n, name: 'x' })(), 'StorageFull').limit).to.equal('2 plants')
+      expect(expectRight(await client.createPlant({ id: 2n, name: 'x' })())).to.deep.equal({ name: 'x' })
+    })
+
     it('503 from the identity provider: AuthenticationUnavailable with Retry-After', async function () {
       const { url } = await serve({ authenticator: authenticatorAnswering(E.left(authenticationUnavailable(new Error('jwks')))) })
       const error = expectLeftTag(await clientOf(url).createPlant({ id: 1n, name: 'x' })(), 'AuthenticationUnavailable')

@@ -1,8 +1,9 @@
 import { expect } from 'chai'
 import { gzipSync } from 'node:zlib'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { makeInMemoryPlantStore, type InMemoryPlantStore } from '../../../adapters/in-memory/index.js'
+import { DEFAULT_IN_MEMORY_LIMITS, makeInMemoryPlantStore, type InMemoryPlantStore } from '../../../adapters/in-memory/index.js'
 import type { PlantStore } from '../../../core/index.js'
+import { expectRight } from '../../support/either.js'
 import { postPlant, startTestApp, type TestApp } from '../../support/http-app.js'
 import { plant } from '../../support/plants.js'
 import { expectErrorDocument, expectPlant } from '../../support/responses.js'
@@ -245,6 +246,21 @@ describe('POST /plants', function () {
         duplex: 'half',
       } as RequestInit)
       await expectErrorDocument(response, 413)
+    })
+  })
+
+  describe('when the store is full', function () {
+    it('answers 507 to a new plant at the default bound, and still 200 to a stored one sent again', async function () {
+      this.timeout(30_000)
+      // Filled through the port, not over HTTP: the bound is the store's, the answer the app's.
+      for (let id = 0n; id < BigInt(DEFAULT_IN_MEMORY_LIMITS.maxPlants); id += 1n) {
+        expectRight(await store.insertUnlessExists(plant(id, `Plant ${id}`))())
+      }
+      const message = await expectErrorDocument(await postPlant(app.url, '{"id":-1,"name":"One too many"}'), 507)
+      expect(message).to.include(`${DEFAULT_IN_MEMORY_LIMITS.maxPlants} plants`)
+      expect(store.find(-1n)).to.equal(undefined)
+      await expectPlant(await postPlant(app.url, '{"id":7,"name":"Plant 7"}'), { name: 'Plant 7' })
+      await expectErrorDocument(await postPlant(app.url, '{"id":7,"name":"Another"}'), 409)
     })
   })
 

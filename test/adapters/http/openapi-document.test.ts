@@ -22,6 +22,7 @@ import {
   insufficientScope,
   invalidInput,
   plantConflict,
+  storageFull,
   storageUnavailable,
   unauthenticated,
   WellFormedString,
@@ -50,6 +51,7 @@ const EVERY_PROBLEM: { readonly [Tag in Problem['_tag']]: Extract<Problem, { _ta
   ExpectationFailed: expectationFailed as Extract<Problem, { _tag: 'ExpectationFailed' }>,
   MethodNotImplemented: methodNotImplemented as Extract<Problem, { _tag: 'MethodNotImplemented' }>,
   ShuttingDown: shuttingDown as Extract<Problem, { _tag: 'ShuttingDown' }>,
+  StorageFull: storageFull('10 plants'),
 }
 
 interface Response {

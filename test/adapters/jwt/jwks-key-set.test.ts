@@ -1,4 +1,5 @@
 import { expect } from 'chai'
+import { randomUUID } from 'node:crypto'
 import type * as E from 'fp-ts/lib/Either.js'
 import { makeJwtAuthenticator, type JwksKeySource } from '../../../adapters/jwt/index.js'
 import { BearerToken, type AuthError, type Authenticator, type Identity } from '../../../core/index.js'
@@ -121,6 +122,50 @@ describe('JWT authenticator with a JWKS URL', () => {
     await sleep(COOLDOWN_MS + 100)
     expect(expectRight(await verify(authenticator, current)).subject).to.equal(SUBJECT)
     expect(jwks.requestCount()).to.equal(2)
+  })
+
+  describe('a flood of tokens naming random kids', () => {
+    const flood = async (authenticator: Authenticator, count: number): Promise<Array<E.Either<AuthError, Identity>>> => {
+      const stranger = await makeSigningKey('RS256', 'stranger')
+      const tokens = await Promise.all(
+        Array.from({ length: count }, () => issueToken(stranger, {}, { kid: randomUUID() })),
+      )
+      const results = []
+      // In waves, as clients keep sending them, so that fetches can finish between tokens.
+      for (let wave = 0; wave < tokens.length; wave += 20) {
+        const slice = tokens.slice(wave, wave + 20)
+        results.push(...(await Promise.all(slice.map((token) => authenticator.verify(expectRight(BearerToken.decode(token)))()))))
+        await sleep(5)
+      }
+      return results
+    }
+
+    it('while the JWKS URL answers 200 with something that is not a key set: one fetch per cool-down', async () => {
+      jwks.behave('notKeySet')
+      const authenticator = authenticatorFor()
+      const results = await flood(authenticator, 200)
+      for (const result of results) expectLeftTag(result, 'AuthenticationUnavailable')
+      expect(jwks.requestCount()).to.equal(1)
+
+      jwks.behave('serve')
+      await sleep(COOLDOWN_MS + 100)
+      expect(expectRight(await verify(authenticator, current)).subject).to.equal(SUBJECT)
+    })
+
+    it('at most maxFetchesPerMinute fetches in a minute, whatever the tokens say and however short the cool-down', async () => {
+      const authenticator = makeJwtAuthenticator({
+        keys: { _tag: 'Jwks', url: jwks.url, algorithms: ['RS256'], cooldownMs: 1, timeoutMs: TIMEOUT_MS, maxFetchesPerMinute: 3 },
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        clockToleranceSeconds: 30,
+      })
+      expectRight(await verify(authenticator, current))
+      const results = await flood(authenticator, 200)
+      for (const result of results) expect(['Unauthenticated', 'AuthenticationUnavailable']).to.include(result._tag === 'Left' ? result.left._tag : 'Right')
+      expect(jwks.requestCount()).to.equal(3)
+      // The keys fetched before keep serving the tokens they sign.
+      expect(expectRight(await verify(authenticator, current)).subject).to.equal(SUBJECT)
+    })
   })
 
   it('recovers when a stopped provider comes back', async () => {

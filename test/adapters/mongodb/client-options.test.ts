@@ -61,8 +61,13 @@ describe('MongoDB client options', function () {
   })
 
   describe('timeouts', function () {
-    it('default to a 5 s operation, 3 s to select a server and 3 s to connect', function () {
-      expect(resolveTimeouts()).to.deep.equal({ operationMs: 5000, serverSelectionMs: 3000, connectMs: 3000 })
+    it('default to a 5 s operation, 3 s to select a server and 3 s to connect, a new client after 10 s unavailable', function () {
+      expect(resolveTimeouts()).to.deep.equal({
+        operationMs: 5000,
+        serverSelectionMs: 3000,
+        connectMs: 3000,
+        replaceClientAfterMs: 10_000,
+      })
     })
 
     it('never wait longer for a server or a connection than for the whole operation', function () {
@@ -70,11 +75,12 @@ describe('MongoDB client options', function () {
         operationMs: 2000,
         serverSelectionMs: 2000,
         connectMs: 2000,
+        replaceClientAfterMs: 4000,
       })
     })
 
     it('keep each one given', function () {
-      const given = { operationMs: 900, serverSelectionMs: 700, connectMs: 100 }
+      const given = { operationMs: 900, serverSelectionMs: 700, connectMs: 100, replaceClientAfterMs: 3000 }
       expect(resolveTimeouts(given)).to.deep.equal(given)
     })
   })

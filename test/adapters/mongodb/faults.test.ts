@@ -1,4 +1,5 @@
 import { expect } from 'chai'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { Long } from 'bson'
 import * as E from 'fp-ts/lib/Either.js'
 import { openMongoPlantStore, type MongoPlantStore } from '../../../adapters/mongodb/index.js'
@@ -6,7 +7,9 @@ import type { PlantStore } from '../../../core/index.js'
 import { expectLeftTag, expectRight } from '../../support/either.js'
 import {
   notWritablePrimary,
+  serverError,
   shutdownDuringWriteConcern,
+  TRANSIENT_SERVER_ERRORS,
   writeConcernTimedOut,
 } from '../../support/mongo-peer/faults.js'
 import { startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
@@ -61,6 +64,51 @@ describe('MongoDB adapter under faults (wire peer)', function () {
       const outcome = await eventuallyRight(() => store.insertUnlessExists(plant(2n, 'Fern'))(), 5000)
       expect(outcome).to.deep.equal({ _tag: 'Inserted', plant: plant(2n, 'Fern') })
       expect(stored()).to.have.length(2)
+    })
+  })
+
+  describe('a client the driver cannot bring back by itself', function () {
+    // A replica set initiated anew reports election term 1; a client that saw term 2 takes its
+    // primary for a stale one and never selects it again (the server discovery specification's
+    // rule), so only a fresh client can use it: a wedge like the one flapping left (issue 8).
+    it('is replaced after replaceClientAfterMs of unavailability; readiness says so throughout', async function () {
+      this.timeout(30_000)
+      peer.setElectionTerm(2)
+      const store = open()
+      expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
+      await peer.goDown()
+      peer.setElectionTerm(1)
+      await peer.comeBack()
+      expectLeftTag(await store.checkReady()(), 'StorageUnavailable')
+      const since = performance.now()
+      await eventuallyRight(() => store.checkReady()(), TEST_TIMEOUTS.replaceClientAfterMs + 2 * TEST_TIMEOUTS.operationMs + 3000)
+      expect(performance.now() - since).to.be.at.least(TEST_TIMEOUTS.replaceClientAfterMs - 2 * TEST_TIMEOUTS.operationMs)
+      expect(expectRight(await store.insertUnlessExists(plant(2n, 'Fern'))())._tag).to.equal('Inserted')
+      expect(stored()).to.have.length(2)
+    })
+
+    it('answers a call in flight on the old client before closing it', async function () {
+      this.timeout(30_000)
+      const store = open()
+      expectRight(await store.checkReady()())
+      // Readiness probes find storage unavailable, call after call, almost long enough...
+      peer.faults.inject('ping', serverError(365, 'TemporarilyUnavailable'))
+      const streak = performance.now()
+      while (performance.now() - streak < TEST_TIMEOUTS.replaceClientAfterMs - 300) {
+        expectLeftTag(await store.checkReady()(), 'StorageUnavailable')
+        await sleep(100)
+      }
+      // ...then an insert starts on the client, and the probes go on past the bound while it runs.
+      peer.faults.inject('insert', { kind: 'delayReply', ms: 900 }, 1)
+      const inFlight = store.insertUnlessExists(plant(1n, 'Monstera'))()
+      for (let probe = 0; probe < 6; probe += 1) {
+        expectLeftTag(await store.checkReady()(), 'StorageUnavailable')
+        await sleep(100)
+      }
+      expect(expectRight(await inFlight)._tag).to.equal('Inserted')
+      peer.faults.clear()
+      expectRight(await store.checkReady()())
+      expect(expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())._tag).to.equal('AlreadyStored')
     })
   })
 
@@ -147,6 +195,35 @@ describe('MongoDB adapter under faults (wire peer)', function () {
       const retry = expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
       expect(retry).to.deep.equal({ _tag: 'AlreadyStored', stored: plant(1n, 'Monstera') })
       expect(stored()).to.have.length(1)
+    })
+  })
+
+  describe('transient server errors outside the retryable-write list', function () {
+    for (const { code, codeName, errmsg } of TRANSIENT_SERVER_ERRORS) {
+      it(`${codeName} (${code}) on the insert: StorageUnavailable, nothing stored, and the retry stores it`, async function () {
+        const store = open()
+        peer.faults.inject('insert', serverError(code, codeName, errmsg), 1)
+        expectLeftTag(await store.insertUnlessExists(plant(1n, 'Monstera'))(), 'StorageUnavailable')
+        expect(stored()).to.have.length(0)
+        expect(expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())._tag).to.equal('Inserted')
+      })
+    }
+
+    it('WriteConflict (112) on the read after a duplicate key: StorageUnavailable', async function () {
+      const store = open()
+      expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
+      peer.faults.inject('find', serverError(112, 'WriteConflict'), 1)
+      expectLeftTag(await store.insertUnlessExists(plant(1n, 'Fern'))(), 'StorageUnavailable')
+    })
+
+    it('an error that is not transient (BadValue, 2) is not called an outage', async function () {
+      const store = open()
+      peer.faults.inject('insert', serverError(2, 'BadValue'), 1)
+      const failure = await store.insertUnlessExists(plant(1n, 'Monstera'))().then(
+        (result) => result,
+        (error: unknown) => error,
+      )
+      expect(failure).to.be.instanceOf(Error)
     })
   })
 

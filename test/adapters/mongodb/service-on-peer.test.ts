@@ -2,6 +2,8 @@ import { expect } from 'chai'
 import { Long } from 'bson'
 import type { RunningService } from '../../../apps/server/service.js'
 import { postPlant } from '../../support/http-app.js'
+import { serverError, TRANSIENT_SERVER_ERRORS } from '../../support/mongo-peer/faults.js'
+import { flap, OBSERVED_FLAPPING } from '../../support/mongo-peer/flapping.js'
 import { startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
 import { expectErrorDocument, expectPlant } from '../../support/responses.js'
 import { serviceContract, startServiceOn } from './service.contract.js'
@@ -87,6 +89,73 @@ describe('the service on MongoDB under faults (wire peer)', function () {
     })
   })
 
+  describe('MongoDB flapping under load', function () {
+    // The issue's run: down 1 s, up 1.5 s, eight times, while 50 clients create plants. The
+    // bound after the last flap leaves room for the client to be replaced (two deadlines) and
+    // one more deadline, on a busy machine.
+    const RECOVERY_BOUND_MS = 2 * DEADLINE_MS + DEADLINE_MS + 5000
+
+    it('50 clients: no 500, every 200 stored exactly once, /readyz 503 while away, and ready again within a bound after the last flap', async function () {
+      this.timeout(90_000)
+      const { url } = await startOnPeer()
+      const statuses = new Map<number, number>()
+      const acknowledged = new Map<string, string>()
+      let nextId = 0
+      const stop = new AbortController()
+      const client = async (): Promise<void> => {
+        while (!stop.signal.aborted) {
+          nextId += 1
+          const id = nextId
+          const response = await postPlant(url, `{"id":${id},"name":"plant ${id}"}`)
+          await response.arrayBuffer()
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
+          if (response.status === 200) acknowledged.set(String(id), `plant ${id}`)
+        }
+      }
+      const readiness = new Map<number, number>()
+      const prober = async (): Promise<void> => {
+        while (!stop.signal.aborted) {
+          const status = (await readyz(url)).status
+          readiness.set(status, (readiness.get(status) ?? 0) + 1)
+          await new Promise((resolve) => setTimeout(resolve, 100))
+        }
+      }
+      const clients = [...Array.from({ length: 50 }, client), prober()]
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      await flap(peer, OBSERVED_FLAPPING)
+      const lastFlap = performance.now()
+      await eventuallyStatus(() => readyz(url), 200, RECOVERY_BOUND_MS)
+      await eventuallyStatus(() => postPlant(url, '{"id":-1,"name":"after the flapping"}'), 200, RECOVERY_BOUND_MS)
+      const recoveredMs = performance.now() - lastFlap
+      stop.abort()
+      await Promise.all(clients)
+
+      expect([...statuses.keys()].filter((status) => status !== 200 && status !== 503), JSON.stringify([...statuses])).to.deep.equal([])
+      expect(recoveredMs).to.be.below(RECOVERY_BOUND_MS)
+      // Readiness told the truth: not ready while MongoDB was away, and never a 500.
+      expect([...readiness.keys()].sort(), JSON.stringify([...readiness])).to.deep.equal([200, 503])
+      const byId = new Map<string, number>()
+      for (const document of stored()) byId.set(String(document._id), (byId.get(String(document._id)) ?? 0) + 1)
+      const names = new Map(stored().map((document) => [String(document._id), document.name as unknown]))
+      const lost = [...acknowledged].filter(([id, name]) => byId.get(id) !== 1 || names.get(id) !== name)
+      expect(lost, 'acknowledged plants not stored exactly once').to.deep.equal([])
+      expect(acknowledged.size).to.be.above(0)
+    })
+  })
+
+  describe('transient answers from MongoDB', function () {
+    it('answers 503, not 500, to WriteConflict, Interrupted and LockTimeout, and stores on the retry', async function () {
+      const { url } = await startOnPeer()
+      for (const [index, { code, codeName, errmsg }] of TRANSIENT_SERVER_ERRORS.slice(0, 3).entries()) {
+        peer.faults.inject('insert', serverError(code, codeName, errmsg), 1)
+        const body = `{"id":${index + 1},"name":"Monstera"}`
+        await expectErrorDocument(await postPlant(url, body), 503)
+        await expectPlant(await postPlant(url, body), { name: 'Monstera' })
+      }
+      expect(stored()).to.have.length(3)
+    })
+  })
+
   describe('shutdown', function () {
     it('finishes a request in flight before it closes MongoDB on shutdown', async function () {
       const service = await startOnPeer()
@@ -118,9 +187,9 @@ describe('the service on the wire peer', function () {
   serviceContract('the wire peer', { uri: () => `${running().uri}&${TEST_URI_OPTIONS}`, documents: storedDocuments })
 })
 
-/** Asks again until the answer has `status`, failing after a few seconds. */
-const eventuallyStatus = async (ask: () => Promise<Response>, status: number): Promise<void> => {
-  const until = Date.now() + 8000
+/** Asks again until the answer has `status`, failing after `withinMs` (a few seconds). */
+const eventuallyStatus = async (ask: () => Promise<Response>, status: number, withinMs = 8000): Promise<void> => {
+  const until = Date.now() + withinMs
   for (;;) {
     const response = await ask()
     if (response.status === status) return

@@ -10,7 +10,12 @@ import { expectRight } from '../../support/either.js'
  * stays above the driver's minimum heartbeat interval (500 ms): after a failover error the
  * driver's one retry waits for the monitor to find the primary again, which takes that long.
  */
-export const TEST_TIMEOUTS: MongoTimeouts = { operationMs: 1500, serverSelectionMs: 1000, connectMs: 500 }
+export const TEST_TIMEOUTS: MongoTimeouts = {
+  operationMs: 1500,
+  serverSelectionMs: 1000,
+  connectMs: 500,
+  replaceClientAfterMs: 3000,
+}
 
 let databases = 0
 /** A database name no other test of this process uses, so each store starts empty. */

@@ -17,7 +17,7 @@ describe('configuration from the environment', function () {
       basePath: '',
       tokens: undefined,
       jwt: undefined,
-      storage: { _tag: 'InMemory' },
+      storage: { _tag: 'InMemory', limits: { maxPlants: 100_000, maxBytes: 64 * 1024 * 1024 } },
       bodyLimitBytes: 65536,
       jsonLimits: { maxNumberLength: 100, maxDepth: 32 },
       serverLimits: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000 },
@@ -100,6 +100,13 @@ describe('configuration from the environment', function () {
     }
   })
 
+  it('bounds in-memory storage by IN_MEMORY_MAX_PLANTS and IN_MEMORY_MAX_BYTES', function () {
+    expect(expectRight(loadConfig({ IN_MEMORY_MAX_PLANTS: '500', IN_MEMORY_MAX_BYTES: '1GiB' })).storage).to.deep.equal({
+      _tag: 'InMemory',
+      limits: { maxPlants: 500, maxBytes: 1024 ** 3 },
+    })
+  })
+
   const bad: ReadonlyArray<readonly [string, string]> = [
     ['PORT', '65536'],
     ['PORT', '-1'],
@@ -133,6 +140,10 @@ describe('configuration from the environment', function () {
     ['MAX_CONNECTIONS', '1e3'],
     ['SHUTDOWN_DRAIN_MS', '600001'],
     ['SHUTDOWN_GRACE_MS', '10s'],
+    ['IN_MEMORY_MAX_PLANTS', '-5'],
+    ['IN_MEMORY_MAX_PLANTS', 'many'],
+    ['IN_MEMORY_MAX_BYTES', '1000'],
+    ['IN_MEMORY_MAX_BYTES', '65gb'],
   ]
   for (const [name, value] of bad) {
     it(`refuses ${name}=${JSON.stringify(value)}, naming the variable and not echoing the value`, function () {

@@ -69,6 +69,21 @@ describe('JWT configuration from the environment', () => {
       expect(options).to.include({ requiredScope: 'plants:write', clockToleranceSeconds: 0 })
     })
 
+    it('bounds key-set fetches to 6 a minute, or JWT_JWKS_MAX_FETCHES_PER_MINUTE', () => {
+      const url = 'https://idp.example.test/jwks'
+      const bound = (extra: Record<string, string>) => {
+        const keys = parsed({ ...base, JWT_JWKS_URL: url, ...extra }).keys
+        return keys._tag === 'Jwks' ? keys.maxFetchesPerMinute : undefined
+      }
+      expect(bound({})).to.equal(6)
+      expect(bound({ JWT_JWKS_MAX_FETCHES_PER_MINUTE: '2' })).to.equal(2)
+      for (const bad of ['0', '601', 'many']) {
+        expect(refusal({ ...base, JWT_JWKS_URL: url, JWT_JWKS_MAX_FETCHES_PER_MINUTE: bad })).to.match(
+          /^JWT_JWKS_MAX_FETCHES_PER_MINUTE: expected/,
+        )
+      }
+    })
+
     it('refuses plain http except on a loopback host', () => {
       expect(refusal({ ...base, JWT_JWKS_URL: 'http://idp.example.test/jwks' })).to.match(/^JWT_JWKS_URL: expected an https URL/)
       expect(refusal({ ...base, JWT_JWKS_URL: 'not a url' })).to.match(/^JWT_JWKS_URL/)

@@ -2,8 +2,11 @@ import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { JWK } from 'jose'
 
-/** How the fake identity provider answers a request for its key set. */
-export type JwksBehaviour = 'serve' | 'fail' | 'hang'
+/**
+ * How the fake identity provider answers a request for its key set: its keys; a 500; nothing;
+ * or 200 with a body that is not a key set (a maintenance page, a misconfigured proxy).
+ */
+export type JwksBehaviour = 'serve' | 'fail' | 'hang' | 'notKeySet'
 
 /** A JWKS endpoint on loopback whose keys can be rotated and which can be stopped and restarted. */
 export interface JwksServer {
@@ -37,6 +40,10 @@ export const startJwksServer = async (keys: ReadonlyArray<JWK>): Promise<JwksSer
         return
       case 'hang':
         hanging.add(response)
+        return
+      case 'notKeySet':
+        response.writeHead(200, { 'content-type': 'application/json' })
+        response.end('{"status":"down for maintenance"}')
         return
     }
   })

@@ -19,6 +19,8 @@ export interface CommandContext {
   readonly replicationLagMs: number
   /** Aborted when the peer stops, so no reply waits past it. */
   readonly stopping: AbortSignal
+  /** The replica set's election term now: it grows with each election, and starts again at 1 when the set is initiated anew. */
+  readonly electionTerm: () => number
 }
 
 type Handler = (command: Document, context: CommandContext) => Document | Promise<Document>
@@ -47,8 +49,9 @@ const MAX_WIRE_VERSION = 25
 
 // hello on a replica-set primary. topologyVersion is left out on purpose: without it the driver
 // monitors by polling (one hello per heartbeat) instead of the streaming protocol, which an
-// in-memory peer has no use for. electionId and setVersion never go down, so a peer that goes
-// away and comes back is never taken for a stale primary.
+// in-memory peer has no use for. electionId carries the election term as mongod writes it
+// (0x7fffffff, then the term); a peer that goes away and comes back keeps its term, so it is not
+// taken for a stale primary unless a test makes the term go back (a replica set initiated anew).
 const hello =
   (legacy: boolean): Handler =>
   (command, context) => ({
@@ -60,7 +63,7 @@ const hello =
     secondary: false,
     primary: context.address,
     me: context.address,
-    electionId: new ObjectId('7fffffff0000000000000001'),
+    electionId: new ObjectId(`7fffffff${context.electionTerm().toString(16).padStart(16, '0')}`),
     maxBsonObjectSize: 16 * 1024 * 1024,
     maxMessageSizeBytes: 48_000_000,
     maxWriteBatchSize: 100_000,

@@ -45,6 +45,32 @@ export const shutdownDuringWriteConcern = (): Fault => ({
   errmsg: 'Replication is being shut down',
 })
 
+/** Any error mongod answers instead of running a command, by its code and name (error_codes.yml). */
+export const serverError = (code: number, codeName: string, errmsg = `${codeName} (mongo-peer fault)`): Fault => ({
+  kind: 'error',
+  code,
+  codeName,
+  errmsg,
+})
+
+/**
+ * Server errors that mean "not now, try again": a lost race for a document or a lock, an
+ * interrupted or throttled operation, a node not ready. Each is answered as mongod answers it.
+ */
+export const TRANSIENT_SERVER_ERRORS: ReadonlyArray<{ readonly code: number; readonly codeName: string; readonly errmsg: string }> = [
+  { code: 112, codeName: 'WriteConflict', errmsg: 'Write conflict during plan execution and yielding is disabled.' },
+  { code: 11601, codeName: 'Interrupted', errmsg: 'operation was interrupted' },
+  { code: 24, codeName: 'LockTimeout', errmsg: 'Unable to acquire IX lock on database within 5ms' },
+  { code: 46, codeName: 'LockBusy', errmsg: 'lock is busy' },
+  { code: 117, codeName: 'ConflictingOperationInProgress', errmsg: 'a conflicting operation is in progress' },
+  { code: 216, codeName: 'ElectionInProgress', errmsg: 'an election is in progress' },
+  { code: 365, codeName: 'TemporarilyUnavailable', errmsg: 'the server is temporarily unavailable' },
+  { code: 402, codeName: 'ResourceExhausted', errmsg: 'resource exhausted' },
+  { code: 433, codeName: 'AdmissionQueueOverflow', errmsg: 'the admission queue is full' },
+  { code: 449, codeName: 'RateLimitExceeded', errmsg: 'rate limit exceeded' },
+  { code: 13388, codeName: 'StaleConfig', errmsg: 'shard version not ok' },
+]
+
 // The codes after which mongod labels a failed retryable write RetryableWriteError (the
 // retryable-writes specification's list, which the server applies from 4.4 on).
 const RETRYABLE_WRITE_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436])

@@ -29,6 +29,12 @@ export interface MongoPeer {
   readonly goDown: () => Promise<void>
   /** Accepts connections again on the same port, with the data it had. */
   readonly comeBack: () => Promise<void>
+  /**
+   * Sets the election term the peer reports from now on: higher after an election; back to 1
+   * for a replica set initiated anew, whose primary a client that saw a higher term takes for
+   * a stale one and never selects again.
+   */
+  readonly setElectionTerm: (term: number) => void
   readonly stop: () => Promise<void>
 }
 
@@ -44,6 +50,7 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
   let nextConnectionId = 0
   let nextRequestId = 0
   let port = options.port ?? 0
+  let electionTerm = 1
 
   const server: Server = createServer((socket) => {
     sockets.add(socket)
@@ -57,6 +64,7 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
       connectionId: (nextConnectionId += 1),
       replicationLagMs: 0,
       stopping: stopping.signal,
+      electionTerm: () => electionTerm,
     }
     const read = makeMessageReader()
     // One command at a time per connection, in order, as a mongod connection serves them.
@@ -111,6 +119,7 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
   }
 
   const listen = async (): Promise<void> => {
+    if (server.listening) return
     server.listen(port, host)
     await once(server, 'listening')
     const address = server.address()
@@ -133,6 +142,9 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
     documents: data.documents,
     goDown,
     comeBack: listen,
+    setElectionTerm: (term) => {
+      electionTerm = term
+    },
     stop: async () => {
       stopping.abort()
       await goDown()
