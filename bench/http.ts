@@ -52,12 +52,18 @@ const machine = `${cores.length} cores (${cores[0]?.model.trim() ?? 'unknown CPU
 const date = new Date()
 settings.progress(`bench:http: load from ${load.description}; ${machine}`)
 
-const rounds = await runRounds(servers, options.rounds, settings)
+const measured = await runRounds(servers, options.rounds, settings)
+const { rounds } = measured
+const failures = [...measured.failures]
 const service = servers.find((s) => s.key === 'service')
 const flat =
   service === undefined || options.prefill === 0
     ? undefined
-    : await runFlatCheck(service, options.prefill, options.prefillTimeoutSeconds, settings)
+    : await runFlatCheck(service, options.prefill, options.prefillTimeoutSeconds, settings).catch((error: unknown) => {
+        failures.push(`flat-store check: ${String(error).split('\n')[0]}`)
+        settings.progress(`flat-store check failed: ${String(error)}`)
+        return undefined
+      })
 
 process.stdout.write(
   `${renderReport(
@@ -74,5 +80,7 @@ process.stdout.write(
     servers,
     rounds,
     flat,
+    failures,
   )}\n`,
 )
+if (failures.length > 0) process.exitCode = 1

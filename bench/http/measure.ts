@@ -2,6 +2,7 @@
 // processes, and the flat-store check (the service empty, then holding many plants).
 import { requestsPerSecond, type LoadGenerator, type LoadResult, type LoadShape } from './load.js'
 import type { ServerProcess } from './processes.js'
+import type { ServerKey } from './options.js'
 import { TOKEN, type ServerUnderTest } from './servers-under-test.js'
 
 export interface Measurement extends LoadResult {
@@ -53,32 +54,48 @@ export const measure = async (server: ServerProcess, { load, shape, warmupSecond
   }
 }
 
-/** Each round starts every server afresh, in an order rotated by one each round. */
-export const runRounds = async (
-  servers: ReadonlyArray<ServerUnderTest>,
-  rounds: number,
-  settings: Settings,
-): Promise<ReadonlyArray<ReadonlyMap<ServerUnderTest['key'], Measurement>>> => {
-  const results: Array<Map<ServerUnderTest['key'], Measurement>> = []
+/** Every round's measurements, and the runs that failed (a server that would not start, say). */
+export interface RoundsResult {
+  readonly rounds: ReadonlyArray<ReadonlyMap<ServerKey, Measurement>>
+  readonly failures: ReadonlyArray<string>
+}
+
+/**
+ * Each round starts every server afresh, in an order rotated by one each round. A run that fails
+ * is reported and left out; the others go on.
+ */
+export const runRounds = async (servers: ReadonlyArray<ServerUnderTest>, rounds: number, settings: Settings): Promise<RoundsResult> => {
+  const results: Array<Map<ServerKey, Measurement>> = []
+  const failures: string[] = []
   for (let round = 0; round < rounds; round++) {
-    const measured = new Map<ServerUnderTest['key'], Measurement>()
+    const measured = new Map<ServerKey, Measurement>()
     const order = servers.map((_, i) => servers[(i + round) % servers.length] as ServerUnderTest)
     for (const server of order) {
-      const running = await server.start(`round${round + 1}`)
+      const where = `round ${round + 1}/${rounds} ${server.key}`
       try {
-        const m = await measure(running, settings)
+        const m = await measureFresh(server, `round${round + 1}`, settings)
         measured.set(server.key, m)
         settings.progress(
-          `round ${round + 1}/${rounds} ${server.key}: ${Math.round(m.reqPerSec)} req/s, ` +
+          `${where}: ${Math.round(m.reqPerSec)} req/s, ` +
             `${m.cpuUsPerRequest?.toFixed(0) ?? '?'} us CPU/request, p99 ${m.p99Ms.toFixed(1)} ms`,
         )
-      } finally {
-        await running.stop()
+      } catch (error) {
+        failures.push(`${where}: ${String(error).split('\n')[0]}`)
+        settings.progress(`${where}: failed: ${String(error)}`)
       }
     }
     results.push(measured)
   }
-  return results
+  return { rounds: results, failures }
+}
+
+const measureFresh = async (server: ServerUnderTest, run: string, settings: Settings): Promise<Measurement> => {
+  const running = await server.start(run)
+  try {
+    return await measure(running, settings)
+  } finally {
+    await running.stop()
+  }
 }
 
 export interface FlatCheck {

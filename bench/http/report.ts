@@ -76,6 +76,7 @@ export const renderReport = (
   servers: ReadonlyArray<ServerUnderTest>,
   rounds: Rounds,
   flat: FlatCheck | undefined,
+  failures: ReadonlyArray<string> = [],
 ): string => {
   const onGoal = servers.filter((s) => s.key !== 'service-mongodb')
   const mongo = servers.find((s) => s.key === 'service-mongodb')
@@ -128,6 +129,7 @@ export const renderReport = (
     )
   }
   if (flat !== undefined) lines.push('', ...renderFlatCheck(flat))
+  if (failures.length > 0) lines.push('', 'Failed runs, left out of the medians above:', ...failures.map((f) => `- ${f}`))
   return lines.join('\n')
 }
 

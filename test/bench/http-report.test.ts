@@ -1,5 +1,6 @@
 import { expect } from 'chai'
-import type { Measurement } from '../../bench/http/measure.js'
+import { makeIdRanges, runRounds, type Measurement } from '../../bench/http/measure.js'
+import { autocannonLoad } from '../../bench/http/autocannon.js'
 import { parseOptions, SERVER_KEYS, type ServerKey } from '../../bench/http/options.js'
 import { median, renderReport } from '../../bench/http/report.js'
 import { serverUnderTest } from '../../bench/http/servers-under-test.js'
@@ -69,6 +70,24 @@ describe('the HTTP benchmark report', () => {
     ])
     expect(report).to.include('- server CPU per request vs Koa <= 1.15x: 2.00x (not met)')
     expect(report).to.include('- req/s vs Koa >= 0.85x: 0.50x (not met)')
+  })
+})
+
+describe('the HTTP benchmark rounds', () => {
+  it('report a server that fails to start, leave it out and go on', async () => {
+    const lines: string[] = []
+    const broken = { key: 'koa' as const, label: 'Koa', start: () => Promise.reject(new Error('exited with 1\nstack')) }
+    const { rounds, failures } = await runRounds([broken], 2, {
+      load: autocannonLoad,
+      shape: { threads: 1, connections: 1, durationSeconds: 1 },
+      warmupSeconds: 0,
+      ids: makeIdRanges(),
+      progress: (line) => lines.push(line),
+    })
+    expect(rounds.map((r) => r.size)).to.deep.equal([0, 0])
+    expect(failures).to.deep.equal(['round 1/2 koa: Error: exited with 1', 'round 2/2 koa: Error: exited with 1'])
+    const report = renderReport(context, [broken], rounds, undefined, failures)
+    expect(report).to.include('| Koa | n/a |').and.include('Failed runs, left out of the medians above:\n- round 1/2 koa')
   })
 })
 
