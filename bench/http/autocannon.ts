@@ -1,0 +1,50 @@
+// Load from autocannon's library API, when wrk is not on PATH. It runs in this process and needs
+// about a core of its own, so it saturates before the fastest servers do: the report says so.
+import autocannon from 'autocannon'
+import { createRequire } from 'node:module'
+import type { LoadGenerator, LoadResult, LoadShape } from './load.js'
+
+const version = (createRequire(import.meta.url)('autocannon/package.json') as { version: string }).version
+
+const cannon = (url: string, token: string, shape: LoadShape, firstId: number, amount: number | undefined): Promise<LoadResult> =>
+  new Promise((resolve, reject) => {
+    let nextId = firstId
+    const options: autocannon.Options = {
+      url: `${url}/plants`,
+      connections: shape.connections,
+      duration: shape.durationSeconds,
+      timeout: 5,
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      requests: [
+        {
+          setupRequest: (request) => {
+            const id = nextId++
+            return { ...request, body: `{"id":${id},"name":"Plant ${id}","tag":"bench"}` }
+          },
+        },
+      ],
+      ...(amount === undefined ? {} : { amount }),
+    }
+    const instance = autocannon(options, (error: unknown, result) => {
+      clearTimeout(deadline)
+      if (error !== null && error !== undefined) reject(error instanceof Error ? error : new Error(String(error)))
+      else
+        resolve({
+          requests: result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx'],
+          seconds: result.duration,
+          p50Ms: result.latency.p50,
+          p99Ms: result.latency.p99,
+          non2xx: result['4xx'] + result['5xx'],
+          socketErrors: result.errors,
+        })
+    })
+    // With `amount`, autocannon ignores the duration: bound the run here.
+    const deadline = setTimeout(() => instance.stop(), shape.durationSeconds * 1000)
+  })
+
+export const autocannonLoad: LoadGenerator = {
+  description: `autocannon ${version} (library API, in the harness process)`,
+  run: (url, token, shape, firstId) => cannon(url, token, shape, firstId, undefined),
+  send: (url, token, shape, firstId, count) => cannon(url, token, shape, firstId, count),
+}

@@ -1,0 +1,149 @@
+// One measurement of one server process, and the runs built from it: interleaved rounds of fresh
+// processes, and the flat-store check (the service empty, then holding many plants).
+import { requestsPerSecond, type LoadGenerator, type LoadResult, type LoadShape } from './load.js'
+import type { ServerProcess } from './processes.js'
+import type { ServerKey } from './options.js'
+import { TOKEN, type ServerUnderTest } from './servers-under-test.js'
+
+export interface Measurement extends LoadResult {
+  readonly reqPerSec: number
+  /** Server CPU time (user + system, every thread) per answered request; `undefined` without /proc. */
+  readonly cpuUsPerRequest: number | undefined
+  /** The server's resident set size right after the run. */
+  readonly rssBytes: number | undefined
+  /** Plants the process stored during warm-up and run (2xx answers). */
+  readonly stored: number
+}
+
+export interface Settings {
+  readonly load: LoadGenerator
+  readonly shape: LoadShape
+  readonly warmupSeconds: number
+  /** The first id of a range no other run uses, so every request creates a plant. */
+  readonly ids: (size: number) => number
+  readonly progress: (line: string) => void
+}
+
+/** Hands out disjoint id ranges, kept far below 2^53 (the Lua script and references use doubles). */
+export const makeIdRanges = (): ((size: number) => number) => {
+  let next = 1
+  return (size) => {
+    const first = next
+    next += Math.max(size, 100_000_000)
+    return first
+  }
+}
+
+const RUN_IDS = 100_000_000
+const answeredOk = (result: LoadResult): number => result.requests - result.non2xx
+
+/** Warm-up, then the measured run, reading the process's CPU time around it. */
+export const measure = async (server: ServerProcess, { load, shape, warmupSeconds, ids }: Settings): Promise<Measurement> => {
+  const warmup =
+    warmupSeconds > 0 ? await load.run(server.url, TOKEN, { ...shape, durationSeconds: warmupSeconds }, ids(RUN_IDS)) : undefined
+  const before = server.cpuSeconds()
+  const result = await load.run(server.url, TOKEN, shape, ids(RUN_IDS))
+  const after = server.cpuSeconds()
+  return {
+    ...result,
+    reqPerSec: requestsPerSecond(result),
+    cpuUsPerRequest:
+      before === undefined || after === undefined || result.requests === 0 ? undefined : ((after - before) * 1e6) / result.requests,
+    rssBytes: server.rssBytes(),
+    stored: answeredOk(result) + (warmup === undefined ? 0 : answeredOk(warmup)),
+  }
+}
+
+/** Every round's measurements, and the runs that failed (a server that would not start, say). */
+export interface RoundsResult {
+  readonly rounds: ReadonlyArray<ReadonlyMap<ServerKey, Measurement>>
+  readonly failures: ReadonlyArray<string>
+}
+
+/**
+ * Each round starts every server afresh, in an order rotated by one each round. A run that fails
+ * is reported and left out; the others go on.
+ */
+export const runRounds = async (servers: ReadonlyArray<ServerUnderTest>, rounds: number, settings: Settings): Promise<RoundsResult> => {
+  const results: Array<Map<ServerKey, Measurement>> = []
+  const failures: string[] = []
+  for (let round = 0; round < rounds; round++) {
+    const measured = new Map<ServerKey, Measurement>()
+    const order = servers.map((_, i) => servers[(i + round) % servers.length] as ServerUnderTest)
+    for (const server of order) {
+      const where = `round ${round + 1}/${rounds} ${server.key}`
+      try {
+        const m = await measureFresh(server, `round${round + 1}`, settings)
+        measured.set(server.key, m)
+        settings.progress(
+          `${where}: ${Math.round(m.reqPerSec)} req/s, ` +
+            `${m.cpuUsPerRequest?.toFixed(0) ?? '?'} us CPU/request, p99 ${m.p99Ms.toFixed(1)} ms`,
+        )
+      } catch (error) {
+        failures.push(`${where}: ${String(error).split('\n')[0]}`)
+        settings.progress(`${where}: failed: ${String(error)}`)
+      }
+    }
+    results.push(measured)
+  }
+  return { rounds: results, failures }
+}
+
+const measureFresh = async (server: ServerUnderTest, run: string, settings: Settings): Promise<Measurement> => {
+  const running = await server.start(run)
+  try {
+    return await measure(running, settings)
+  } finally {
+    await running.stop()
+  }
+}
+
+export interface FlatCheck {
+  readonly empty: Measurement
+  readonly full: Measurement
+  /** Plants stored when each measured run started (after its warm-up). */
+  readonly plantsEmpty: number
+  readonly plantsFull: number
+  readonly fill: LoadResult
+  /** Growth of the resident set over the fill, per plant the fill stored. */
+  readonly rssBytesPerPlant: number | undefined
+}
+
+/**
+ * One service process: measured nearly empty, filled through its own API (POST /plants, as fast as
+ * the load generator goes, bounded by `timeoutSeconds`) to `target` plants, then measured again.
+ */
+export const runFlatCheck = async (
+  service: ServerUnderTest,
+  target: number,
+  timeoutSeconds: number,
+  settings: Settings,
+): Promise<FlatCheck> => {
+  const running = await service.start('flat')
+  try {
+    // The fill warms the second measurement for minutes; give the first more than a round's warm-up.
+    const empty = await measure(running, { ...settings, warmupSeconds: settings.warmupSeconds + settings.shape.durationSeconds })
+    const plantsEmpty = empty.stored - answeredOk(empty)
+    settings.progress(`flat: nearly empty (${plantsEmpty} plants): ${Math.round(empty.reqPerSec)} req/s`)
+    const count = Math.max(0, target - empty.stored)
+    const rssBefore = running.rssBytes()
+    settings.progress(`flat: storing ${count} plants (at most ${timeoutSeconds} s)`)
+    const fill = await settings.load.send(running.url, TOKEN, { ...settings.shape, durationSeconds: timeoutSeconds }, settings.ids(count), count)
+    const rssAfter = running.rssBytes()
+    const filled = answeredOk(fill)
+    settings.progress(`flat: stored ${filled} plants in ${fill.seconds.toFixed(0)} s (${fill.non2xx} non-2xx, ${fill.socketErrors} errors)`)
+    const full = await measure(running, settings)
+    const plantsFull = empty.stored + filled + full.stored - answeredOk(full)
+    settings.progress(`flat: filled (${plantsFull} plants): ${Math.round(full.reqPerSec)} req/s`)
+    return {
+      empty,
+      full,
+      plantsEmpty,
+      plantsFull,
+      fill,
+      rssBytesPerPlant: rssBefore === undefined || rssAfter === undefined || filled === 0 ? undefined : (rssAfter - rssBefore) / filled,
+    }
+  } finally {
+    await running.stop()
+  }
+}

@@ -1,0 +1,74 @@
+import { expect } from 'chai'
+import { autocannonLoad } from '../../bench/http/autocannon.js'
+import { buildReferenceServers } from '../../bench/http/build-references.js'
+import { makeIdRanges, measure } from '../../bench/http/measure.js'
+import type { ServerKey } from '../../bench/http/options.js'
+import type { ServerProcess } from '../../bench/http/processes.js'
+import { serverUnderTest, TOKEN } from '../../bench/http/servers-under-test.js'
+import { makeWrkLoad, wrkVersion } from '../../bench/http/wrk.js'
+
+// The benchmark itself is not part of npm test (it takes minutes and asserts no time); this
+// checks that its harness starts, loads and stops a server, and that the references do the work.
+describe('the HTTP benchmark harness', function () {
+  this.timeout(30_000)
+  let where: { referencesDir: string; logDir: undefined; serviceEnv: Record<string, string> }
+  let running: ServerProcess | undefined
+
+  before(() => {
+    where = { referencesDir: buildReferenceServers(), logDir: undefined, serviceEnv: {} }
+  })
+  afterEach(async () => {
+    await running?.stop()
+    running = undefined
+  })
+
+  const post = (url: string, body: string, headers: Record<string, string> = {}) =>
+    fetch(`${url}/plants`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json', ...headers },
+      body,
+    })
+
+  for (const key of ['node-http', 'koa', 'fastify', 'express'] satisfies ServerKey[]) {
+    it(`starts the ${key} reference, which checks, stores and answers as the service does, and stops it`, async () => {
+      running = await serverUnderTest(key, where).start('test')
+      const { url } = running
+      const created = await post(url, '{"id":7,"name":"Fern","tag":"pteridophyte","extra":1}')
+      expect(created.status).to.equal(200)
+      expect(created.headers.get('content-type')).to.match(/^application\/json\b/)
+      expect(await created.json()).to.deep.equal({ name: 'Fern', tag: 'pteridophyte' })
+      expect((await post(url, '{"id":7,"name":"Fern","tag":"pteridophyte"}')).status).to.equal(200)
+      expect((await post(url, '{"id":7,"name":"Moss"}')).status).to.equal(409)
+      expect((await post(url, '{"id":8,"name":"x"}', { Authorization: 'Bearer wrong-token-0123456789' })).status).to.equal(401)
+      expect((await post(url, '{"id":8,"name":"x"}', { 'Content-Type': 'text/plain' })).status).to.equal(415)
+      expect((await post(url, '{"id":8.5,"name":"x"}')).status).to.equal(400)
+      expect((await post(url, `{"id":8,"name":"${'x'.repeat(70_000)}"}`)).status).to.equal(413)
+
+      const { pid } = running
+      await running.stop()
+      running = undefined
+      expect(() => process.kill(pid, 0)).to.throw()
+    })
+  }
+
+  it('measures a reference under load: answers, latency, CPU time and RSS of the server process', async () => {
+    running = await serverUnderTest('node-http', where).start('test')
+    const version = wrkVersion()
+    const m = await measure(running, {
+      load: version === undefined ? autocannonLoad : makeWrkLoad(version),
+      shape: { threads: 1, connections: 4, durationSeconds: 1 },
+      warmupSeconds: 0,
+      ids: makeIdRanges(),
+      progress: () => {},
+    })
+    expect(m.requests).to.be.greaterThan(0)
+    expect(m.non2xx).to.equal(0)
+    expect(m.socketErrors).to.equal(0)
+    expect(m.stored).to.equal(m.requests)
+    expect(m.p99Ms).to.be.at.least(m.p50Ms)
+    if (process.platform === 'linux') {
+      expect(m.cpuUsPerRequest).to.be.greaterThan(0)
+      expect(m.rssBytes).to.be.greaterThan(1 << 20)
+    }
+  })
+})
