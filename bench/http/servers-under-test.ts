@@ -31,13 +31,17 @@ const LABELS: Record<ServerKey, string> = {
   'service-mongodb': 'this service, MongoDB storage on the wire peer',
 }
 
+const BENCH_STORE_BOUND = { IN_MEMORY_MAX_PLANTS: '20000000', IN_MEMORY_MAX_BYTES: '8gb' }
+
 export const serverUnderTest = (key: ServerKey, where: Where): ServerUnderTest => {
   const stdoutPath = (run: string) => (where.logDir === undefined ? '/dev/null' : join(where.logDir, `${key}-${run}.log`))
   const service = (run: string, env: Readonly<Record<string, string>>) =>
     startServer({
       label: LABELS[key],
       nodeArgs: [SERVICE_MAIN],
-      env: { PLANT_STORE_TOKENS: TOKEN, ...where.serviceEnv, ...env },
+      // The references keep every plant; the service's in-memory bound (100,000 plants by default)
+      // is raised so a fast run or the 10^6 flat-store fill measures storing, not refusing.
+      env: { PLANT_STORE_TOKENS: TOKEN, ...BENCH_STORE_BOUND, ...where.serviceEnv, ...env },
       stdoutPath: stdoutPath(run),
     })
   const start = async (run: string): Promise<ServerProcess> => {
