@@ -2,18 +2,23 @@ import Router from '@koa/router'
 import Koa from 'koa'
 import type { Authenticator, PlantStore } from '../../core/index.js'
 import { isLiteralBasePath } from './base-path.js'
+import { docsAssets } from './docs-page.js'
 import { createPlantRoute } from './create-plant-route.js'
 import { makeJsonBodyReader } from './json-body.js'
 import type { Logger } from './logger.js'
-import { errorBoundary, notFound, rejectOtherMethods, requestLog, requireHost } from './middleware.js'
+import { notFound, rejectOtherMethods, requireHost } from './middleware.js'
+import { ignoreRequests, type HttpObserver } from './observer.js'
 import { openApiDocument } from './openapi-document.js'
 import { healthz, readyz } from './probe-routes.js'
+import { requestBoundary } from './request-boundary.js'
 import { sendJson } from './respond.js'
 
 export interface HttpAppDeps {
   readonly plantStore: PlantStore
   readonly authenticator: Authenticator
   readonly log: Logger
+  /** Told of every finished request, for metrics; by default no one is. */
+  readonly observer?: HttpObserver
   /** Path prefix standing for `{base_url}`'s path: '' or '/something' without a trailing slash. */
   readonly basePath: string
   /** Largest request body accepted, in bytes. */
@@ -26,7 +31,14 @@ export interface HttpAppDeps {
  * The operation lives under the base path; the OpenAPI document and the probes at the root,
  * where load balancers and tooling look for them.
  */
-export const createHttpApp = ({ plantStore, authenticator, log, basePath, bodyLimitBytes }: HttpAppDeps): Koa => {
+export const createHttpApp = ({
+  plantStore,
+  authenticator,
+  log,
+  observer = ignoreRequests,
+  basePath,
+  bodyLimitBytes,
+}: HttpAppDeps): Koa => {
   if (!isLiteralBasePath(basePath)) {
     throw new TypeError(`createHttpApp: basePath must be '' or like '/api/v1' (unreserved characters only)`)
   }
@@ -40,14 +52,14 @@ export const createHttpApp = ({ plantStore, authenticator, log, basePath, bodyLi
     ['/openapi.json', async (ctx: Koa.Context) => sendJson(ctx, 200, document)],
     ['/healthz', healthz()],
     ['/readyz', readyz(plantStore)],
+    ...docsAssets().map(({ path, handler }) => [path, handler] as const),
   ] as const) {
     router.get(path, handler)
     router.all(path, rejectOtherMethods(['GET', 'HEAD']))
   }
 
   const app = new Koa()
-  app.use(requestLog(log))
-  app.use(errorBoundary())
+  app.use(requestBoundary({ log, observer }))
   app.use(requireHost())
   app.use(router.routes())
   app.use(notFound())

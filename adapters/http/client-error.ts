@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type { Duplex } from 'node:stream'
 import { toErrorResponse } from './error-response.js'
 import { headersTooLarge, malformedRequest, requestTimeout, type RequestProblem } from './request-problems.js'
@@ -18,6 +19,8 @@ export const answerClientError = (error: Error & { code?: string }, socket: Dupl
   socket.end(
     `HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
+      // The request's own headers were not read, so its id is always a fresh one.
+      `X-Request-Id: ${randomUUID()}\r\n` +
       `Content-Length: ${Buffer.byteLength(json)}\r\n` +
       'Connection: close\r\n\r\n' +
       json,

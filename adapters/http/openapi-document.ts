@@ -182,6 +182,17 @@ export const openApiDocument = (basePath: string): OpenApiDocument => {
           },
         },
       },
+      '/docs': {
+        get: {
+          operationId: 'getApiReference',
+          summary: 'This API reference, as a web page',
+          tags: ['service'],
+          security: [],
+          responses: {
+            '200': { description: 'An HTML page rendering /openapi.json.', content: { 'text/html': { schema: { type: 'string' } } } },
+          },
+        },
+      },
       '/healthz': {
         get: {
           operationId: 'checkLiveness',

@@ -7,6 +7,7 @@ import {
   type JSONWebKeySet,
   type JWTVerifyGetKey,
 } from 'jose'
+import { ignoreKeySetFetches, type KeySetObserver } from './key-set-observer.js'
 import type { JwksKeySource } from './options.js'
 
 const DEFAULT_COOLDOWN_MS = 30_000
@@ -30,13 +31,13 @@ export class KeySetUnavailable extends Error {
  * fetched keys while the provider cannot be reached, whatever their age, and, after a failed
  * fetch, does not ask the provider again until the cool-down has passed.
  */
-export const makeRemoteKeySet = (source: JwksKeySource): JWTVerifyGetKey => {
+export const makeRemoteKeySet = (source: JwksKeySource, observer: KeySetObserver = ignoreKeySetFetches): JWTVerifyGetKey => {
   const cooldownMs = source.cooldownMs ?? DEFAULT_COOLDOWN_MS
   const remote = createRemoteJWKSet(source.url, {
     cooldownDuration: cooldownMs,
     timeoutDuration: source.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     cacheMaxAge: source.cacheMaxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS,
-    [customFetch]: fetchBackingOffAfterFailure(cooldownMs),
+    [customFetch]: fetchBackingOffAfterFailure(cooldownMs, observer),
   })
   return async (header, token) => {
     try {
@@ -69,7 +70,7 @@ const fromCachedKeys =
 
 // jose's cool-down counts from the last successful fetch only; without this, every token would
 // trigger a fetch while the provider is failing.
-const fetchBackingOffAfterFailure = (backoffMs: number): FetchImplementation => {
+const fetchBackingOffAfterFailure = (backoffMs: number, observer: KeySetObserver): FetchImplementation => {
   let lastFailure: { readonly at: number; readonly error: unknown } | undefined
   const fail = (error: unknown): void => {
     lastFailure = { at: Date.now(), error }
@@ -80,12 +81,16 @@ const fetchBackingOffAfterFailure = (backoffMs: number): FetchImplementation => 
         cause: lastFailure.error,
       })
     }
+    const started = performance.now()
+    const seconds = () => (performance.now() - started) / 1000
     try {
       const response = await fetch(url, init)
       if (response.status !== 200) fail(new Error(`the key set answered HTTP ${response.status}`))
+      observer.keySetFetched(response.status === 200 ? 'ok' : 'failed', seconds())
       return response
     } catch (error) {
       fail(error)
+      observer.keySetFetched('failed', seconds())
       throw error
     }
   }

@@ -5,7 +5,18 @@ import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
 import { parseJwtConfig, type JwtAuthenticatorOptions } from '../../adapters/jwt/index.js'
 import { toViolations, type BearerToken } from '../../core/index.js'
-import { BasePath, BearerTokens, ByteSize, Host, Milliseconds, MongoDbName, MongoUri, Port, withDefault } from './env-codecs.js'
+import {
+  BasePath,
+  BearerTokens,
+  ByteSize,
+  Host,
+  LogLevel,
+  Milliseconds,
+  MongoDbName,
+  MongoUri,
+  Port,
+  withDefault,
+} from './env-codecs.js'
 
 /** Where plants are kept: process memory, or a MongoDB deployment. */
 export type StorageConfig =
@@ -23,6 +34,9 @@ export interface ServiceConfig {
   readonly jwt: JwtAuthenticatorOptions | undefined
   readonly storage: StorageConfig
   readonly bodyLimitBytes: number
+  readonly logLevel: LogLevel
+  /** Where Prometheus metrics are served; `undefined` when METRICS_PORT is unset (no metrics). */
+  readonly metrics: { readonly port: number; readonly host: string } | undefined
 }
 
 const Environment = t.type({
@@ -34,6 +48,9 @@ const Environment = t.type({
   MONGODB_DB: withDefault(MongoDbName, 'plant_store'),
   MONGODB_TIMEOUT_MS: withDefault(Milliseconds, 5000),
   BODY_LIMIT: withDefault(ByteSize, 64 * 1024),
+  LOG_LEVEL: withDefault(LogLevel, 'info'),
+  METRICS_PORT: Port,
+  METRICS_HOST: withDefault(Host, '127.0.0.1'),
 })
 
 /**
@@ -60,5 +77,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
           ? { _tag: 'InMemory' as const }
           : { _tag: 'MongoDb' as const, uri: vars.MONGODB_URI, dbName: vars.MONGODB_DB, timeoutMs: vars.MONGODB_TIMEOUT_MS },
       bodyLimitBytes: vars.BODY_LIMIT,
+      logLevel: vars.LOG_LEVEL,
+      metrics: vars.METRICS_PORT === undefined ? undefined : { port: vars.METRICS_PORT, host: vars.METRICS_HOST },
     })),
   )

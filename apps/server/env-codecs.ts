@@ -89,3 +89,10 @@ export const ByteSize = setting(
     return bytes >= 1 && bytes <= MAX_BODY_LIMIT ? bytes : undefined
   },
 )
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+export type LogLevel = (typeof LOG_LEVELS)[number]
+
+export const LogLevel = setting('LogLevel', `one of ${LOG_LEVELS.join(', ')}`, (text): LogLevel | undefined =>
+  LOG_LEVELS.find((level) => level === text.toLowerCase()),
+)

@@ -169,7 +169,7 @@ describe('the OpenAPI document', () => {
   describe('under a base path', () => {
     it('puts the operation under the base path and keeps the service endpoints at the root', () => {
       const mounted = openApiDocument('/api/v1')
-      expect(Object.keys(mounted.paths)).to.have.members(['/api/v1/plants', '/openapi.json', '/healthz', '/readyz'])
+      expect(Object.keys(mounted.paths)).to.have.members(['/api/v1/plants', '/openapi.json', '/docs', '/healthz', '/readyz'])
       expect(mounted.servers).to.deep.equal([document.servers[0]])
       expect(mounted.servers[0]?.url).to.equal('/')
       expect(Object.keys(createPlantOf(mounted, '/api/v1').responses)).to.have.members(CREATE_PLANT_STATUSES)

@@ -19,6 +19,8 @@ describe('configuration from the environment', function () {
       jwt: undefined,
       storage: { _tag: 'InMemory' },
       bodyLimitBytes: 65536,
+      logLevel: 'info',
+      metrics: undefined,
     })
   })
 
@@ -37,6 +39,9 @@ describe('configuration from the environment', function () {
         MONGODB_DB: 'plants_prod',
         MONGODB_TIMEOUT_MS: '2500',
         BODY_LIMIT: '1mb',
+        LOG_LEVEL: 'warn',
+        METRICS_PORT: '9464',
+        METRICS_HOST: '0.0.0.0',
       }),
     )
     expect(config).to.deep.equal({
@@ -52,7 +57,21 @@ describe('configuration from the environment', function () {
         timeoutMs: 2500,
       },
       bodyLimitBytes: 1024 * 1024,
+      logLevel: 'warn',
+      metrics: { port: 9464, host: '0.0.0.0' },
     })
+  })
+
+  it('serves metrics on 127.0.0.1 unless METRICS_HOST says otherwise, and only when METRICS_PORT is set', function () {
+    expect(expectRight(loadConfig({ METRICS_PORT: '0' })).metrics).to.deep.equal({ port: 0, host: '127.0.0.1' })
+    expect(expectRight(loadConfig({ METRICS_HOST: '0.0.0.0' })).metrics).to.equal(undefined)
+  })
+
+  it('refuses a LOG_LEVEL or METRICS_PORT it does not know, naming the variable', function () {
+    expect(refusal({ LOG_LEVEL: 'verbose', METRICS_PORT: '70000' })).to.have.members([
+      'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent',
+      'METRICS_PORT: expected a port number from 0 to 65535 (0 picks a free port)',
+    ])
   })
 
   it('stores in MongoDB database plant_store, with a 5 s deadline, when only MONGODB_URI is set', function () {
