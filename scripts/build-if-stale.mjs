@@ -8,7 +8,7 @@ import { join } from 'node:path'
 const root = new URL('..', import.meta.url).pathname
 const BUILT = join(root, 'dist/apps/server/main.js')
 const SOURCES = ['core', 'adapters', 'apps']
-const CONFIG = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json']
+const CONFIG = ['tsconfig.json', 'tsconfig.build.json']
 
 const mtime = (path) => {
   try {
