@@ -3,35 +3,17 @@ import type { Logger } from '../../adapters/http/index.js'
 import type { LogLevel } from './env-codecs.js'
 
 /**
- * Credentials and cookies, wherever a line might carry them: removed by pino before a line is
- * written, whatever code logged them. Today no line logs a header or a token; this keeps it so.
+ * Credentials and cookies, wherever a line might carry them: at the top level, in `headers`, and
+ * in `req`/`res` (pino's conventions for a request and a response). pino removes them before a
+ * line is written, whatever code logged them; today no line logs a header or a token. Paths are
+ * spelled out, not wildcards: a `*.` path costs about 20 us on every line, four times the line.
  */
-export const REDACTED_PATHS: ReadonlyArray<string> = [
-  'authorization',
-  'Authorization',
-  'cookie',
-  'Cookie',
-  'token',
-  'accessToken',
-  'headers.authorization',
-  'headers.Authorization',
-  'headers.cookie',
-  'headers.Cookie',
-  'headers["set-cookie"]',
-  'headers["Set-Cookie"]',
-  '*.authorization',
-  '*.Authorization',
-  '*.cookie',
-  '*.Cookie',
-  '*.token',
-  '*.accessToken',
-  '*.headers.authorization',
-  '*.headers.Authorization',
-  '*.headers.cookie',
-  '*.headers.Cookie',
-  '*.headers["set-cookie"]',
-  '*.headers["Set-Cookie"]',
-]
+export const REDACTED_PATHS: ReadonlyArray<string> = ['', 'headers.', 'req.', 'req.headers.', 'res.', 'res.headers.'].flatMap(
+  (prefix) =>
+    ['authorization', 'Authorization', 'cookie', 'Cookie', '"set-cookie"', '"Set-Cookie"', 'token', 'accessToken', 'password'].map(
+      (field) => (field.startsWith('"') ? `${prefix.replace(/\.$/, '')}[${field}]` : `${prefix}${field}`),
+    ),
+)
 
 /**
  * The service's pino logger: one JSON object per line with `level` as a word, an ISO `time` and

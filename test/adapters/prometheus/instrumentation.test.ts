@@ -78,7 +78,7 @@ describe('Prometheus instrumentation', function () {
         for (let i = 0; i < times; i++) await instrumented.verify(token)().catch(() => undefined)
       }
       const samples = await scrape(metrics)
-      const count = (outcome: string) => valueOf(samples, 'plant_store_authentication_duration_seconds_count', { outcome })
+      const count = (outcome: string) => valueOf(samples, 'plant_store_authentications_total', { outcome })
       expect(['accepted', 'refused', 'insufficient_scope', 'unavailable', 'defect'].map(count)).to.deep.equal([2, 3, 1, 4, 1])
     })
   })
