@@ -8,6 +8,9 @@ import bodyParser from 'koa-bodyparser'
 import { createHttpApp, createHttpServer, parseExactJson } from '../adapters/http/index.js'
 import { makeInMemoryPlantStore } from '../adapters/in-memory/index.js'
 import { makeStaticTokenAuthenticator } from '../adapters/static-tokens/index.js'
+import { pino } from 'pino'
+import { asLoggerPort, makePino } from '../apps/server/logger.js'
+import { prometheusInstrumentation } from '../apps/server/metrics.js'
 
 const TOKEN = 'bench-token-0123456789abcdef'
 const silent = { info: () => {}, warn: () => {}, error: () => {} }
@@ -107,6 +110,58 @@ const requestBenchmark = async (): Promise<void> => {
   report(`POST /plants, ${total} requests, 16 in flight: full service vs plain Koa + koa-bodyparser`, serviceRate, referenceRate, 'req/s')
 }
 
+/**
+ * The cost of operating the service: the same app with the request log (pino, as `npm start` writes
+ * it, here to /dev/null) and Prometheus metrics on every port and request, against the app with
+ * neither. Rounds alternate so that both see the same machine; the medians are compared. The load
+ * generator runs in this process, so CPU per request includes the client's share, equal on both sides:
+ * the difference is what logging and metrics cost.
+ */
+const operatingCostBenchmark = async (): Promise<void> => {
+  const plain = () =>
+    createHttpApp({
+      plantStore: makeInMemoryPlantStore(),
+      authenticator: makeStaticTokenAuthenticator([TOKEN]),
+      log: silent,
+      basePath: '',
+      bodyLimitBytes: 64 * 1024,
+    })
+  const observed = () => {
+    const instrumentation = prometheusInstrumentation()
+    return createHttpApp({
+      plantStore: instrumentation.plantStore(makeInMemoryPlantStore()),
+      authenticator: instrumentation.authenticator(makeStaticTokenAuthenticator([TOKEN])),
+      log: asLoggerPort(makePino('info', pino.destination({ dest: '/dev/null', sync: false }))),
+      observer: instrumentation.http,
+      basePath: '',
+      bodyLimitBytes: 64 * 1024,
+    })
+  }
+  const total = 20_000
+  const measure = async (app: Koa): Promise<{ rate: number; cpuUs: number }> => {
+    const service = await listen(createHttpServer(app))
+    await load(service.port, 2000, 16)
+    const cpu = process.cpuUsage()
+    const rate = await load(service.port, total, 16)
+    const { user, system } = process.cpuUsage(cpu)
+    service.close()
+    return { rate, cpuUs: (user + system) / total }
+  }
+  const off: Array<{ rate: number; cpuUs: number }> = []
+  const on: Array<{ rate: number; cpuUs: number }> = []
+  for (let round = 0; round < 3; round++) {
+    off.push(await measure(plain()))
+    on.push(await measure(observed()))
+  }
+  const median = (values: ReadonlyArray<number>): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN
+  const [rateOff, rateOn] = [median(off.map((m) => m.rate)), median(on.map((m) => m.rate))]
+  const [cpuOff, cpuOn] = [median(off.map((m) => m.cpuUs)), median(on.map((m) => m.cpuUs))]
+  report(`POST /plants, ${total} requests, 16 in flight, median of 3 rounds: logging + metrics on vs off`, rateOn, rateOff, 'req/s')
+  console.log(
+    `CPU per request (server and load generator in one process): ${cpuOn.toFixed(1)} us on vs ${cpuOff.toFixed(1)} us off, logging + metrics cost ${(cpuOn - cpuOff).toFixed(1)} us per request`,
+  )
+}
+
 const memoryBenchmark = async (): Promise<void> => {
   const gc = (globalThis as { gc?: () => void }).gc
   if (gc === undefined) {
@@ -148,4 +203,5 @@ const report = (label: string, ours: number, reference: number, unit = 'ops/s'):
 
 parseBenchmarks()
 await requestBenchmark()
+await operatingCostBenchmark()
 await memoryBenchmark()

@@ -3,20 +3,25 @@ import Koa from 'koa'
 import type { Authenticator, PlantStore } from '../../core/index.js'
 import { isLiteralBasePath } from './base-path.js'
 import { closeConnectionWhenDone } from './connection-close.js'
+import { docsAssets } from './docs-page.js'
 import { createPlantRoute } from './create-plant-route.js'
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from './exact-json.js'
 import { makeJsonBodyReader } from './json-body.js'
 import type { Logger } from './logger.js'
-import { errorBoundary, notFound, rejectOtherMethods, requestLog, requireHost } from './middleware.js'
 import { refuseUnknownExpectation } from './expectation.js'
+import { notFound, rejectOtherMethods, requireHost } from './middleware.js'
+import { ignoreRequests, type HttpObserver } from './observer.js'
 import { openApiDocument } from './openapi-document.js'
 import { healthz, readyz } from './probe-routes.js'
+import { requestBoundary } from './request-boundary.js'
 import { sendJson } from './respond.js'
 
 export interface HttpAppDeps {
   readonly plantStore: PlantStore
   readonly authenticator: Authenticator
   readonly log: Logger
+  /** Told of every finished request, for metrics; by default no one is. */
+  readonly observer?: HttpObserver
   /** Path prefix standing for `{base_url}`'s path: '' or '/something' without a trailing slash. */
   readonly basePath: string
   /** Largest request body accepted, in bytes. */
@@ -40,6 +45,7 @@ export const createHttpApp = ({
   plantStore,
   authenticator,
   log,
+  observer = ignoreRequests,
   basePath,
   bodyLimitBytes,
   jsonLimits = DEFAULT_JSON_LIMITS,
@@ -58,14 +64,14 @@ export const createHttpApp = ({
     ['/openapi.json', async (ctx: Koa.Context) => sendJson(ctx, 200, document)],
     ['/healthz', healthz()],
     ['/readyz', readyz(plantStore, draining)],
+    ...docsAssets().map(({ path, handler }) => [path, handler] as const),
   ] as const) {
     router.get(path, handler)
     router.all(path, rejectOtherMethods(['GET', 'HEAD']))
   }
 
   const app = new Koa()
-  app.use(requestLog(log))
-  app.use(errorBoundary())
+  app.use(requestBoundary({ log, observer }))
   app.use(closeConnectionWhenDone(draining))
   app.use(requireHost())
   app.use(refuseUnknownExpectation())

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { toErrorResponse } from './error-response.js'
@@ -33,6 +34,8 @@ export const answerOnSocket = (socket: Duplex, problem: RequestProblem): void =>
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
+      // The request's own headers were not read, so its id is always a fresh one.
+      `X-Request-Id: ${randomUUID()}\r\n` +
       `Content-Length: ${Buffer.byteLength(json)}\r\n` +
       extra.join('') +
       'Connection: close\r\n\r\n' +

@@ -14,6 +14,7 @@ import {
   type PlantId,
 } from '../../core/index.js'
 import { bearerTokenFrom } from './bearer-credentials.js'
+import { REQUEST_ID_PATTERN } from './request-id.js'
 import { toErrorResponse, type Problem } from './error-response.js'
 import { parseExactJson } from './exact-json.js'
 import {
@@ -280,7 +281,9 @@ const serviceGet = (operation: {
  * `${basePath}/healthz`; the root server `/` (resolved against wherever this document was fetched)
  * plus full path keys gives every generator the URLs the service answers.
  */
-export const openApiDocument = (basePath: string): OpenApiDocument => {
+export const openApiDocument = (basePath: string): OpenApiDocument => withRequestIds(describeService(basePath))
+
+const describeService = (basePath: string): OpenApiDocument => {
   const plants = `${basePath.replace(/\/+$/, '')}/plants`
   return {
     openapi: '3.1.0',
@@ -373,6 +376,20 @@ export const openApiDocument = (basePath: string): OpenApiDocument => {
                   },
                 },
               },
+            },
+            ...transportErrorsBeside(),
+          },
+        }),
+      ),
+      '/docs': pathItem(
+        serviceGet({
+          operationId: 'getApiReference',
+          summary: 'This API reference, as a web page',
+          description: 'An HTML page that renders /openapi.json, with every asset served by the service itself.',
+          responses: {
+            '200': {
+              description: 'The API reference page.',
+              content: { 'text/html': { schema: { type: 'string' } } },
             },
             ...transportErrorsBeside(),
           },
@@ -485,3 +502,45 @@ export const openApiDocument = (basePath: string): OpenApiDocument => {
     },
   }
 }
+
+// Every answer carries X-Request-Id, whatever its status or path: stated once, here, for every
+// response the document describes (a `$ref` response gets it where it is defined).
+const REQUEST_ID_HEADER: OpenApi.HeaderObject = {
+  description:
+    'The id of this request, on every answer: the `X-Request-Id` the client sent when it is 1 to 128 ' +
+    'characters of `A-Z a-z 0-9 - . _ ~ : / + = @`, a new one otherwise. Every log line the request causes carries it.',
+  required: true,
+  schema: { type: 'string', pattern: REQUEST_ID_PATTERN },
+}
+
+const withRequestId = (responses: OpenApi.ResponsesObject | undefined): OpenApi.ResponsesObject =>
+  Object.fromEntries(
+    Object.entries(responses ?? {}).map(([status, response]) => [
+      status,
+      '$ref' in response ? response : { ...response, headers: { ...response.headers, 'X-Request-Id': REQUEST_ID_HEADER } },
+    ]),
+  )
+
+const withRequestIds = (document: OpenApiDocument): OpenApiDocument => ({
+  ...document,
+  paths: Object.fromEntries(
+    Object.entries(document.paths).map(([path, item]) => [
+      path,
+      {
+        ...item,
+        ...Object.fromEntries(
+          HTTP_METHODS.flatMap((method) => {
+            const operation = item[method]
+            return operation === undefined ? [] : [[method, { ...operation, responses: withRequestId(operation.responses) }]]
+          }),
+        ),
+        'x-other-methods-responses': withRequestId(item['x-other-methods-responses']),
+      },
+    ]),
+  ),
+  'x-unknown-path-responses': withRequestId(document['x-unknown-path-responses']),
+  components: {
+    ...document.components,
+    responses: withRequestId(document.components.responses as OpenApi.ResponsesObject),
+  },
+})

@@ -6,12 +6,16 @@ export const sendProblem = (ctx: Koa.Context, problem: Problem): void => {
   const { status, headers, body } = toErrorResponse(problem)
   ctx.state['problem'] = problem
   ctx.set(headers)
-  ctx.status = status
-  ctx.body = body
+  sendJson(ctx, status, body)
 }
 
-/** Answers with a JSON document. */
+/**
+ * Answers with a JSON document, serialised here rather than by Koa after the middleware has
+ * returned: a body that cannot be serialised then throws inside the error boundary.
+ */
 export const sendJson = (ctx: Koa.Context, status: number, body: unknown): void => {
+  const json = JSON.stringify(body)
   ctx.status = status
-  ctx.body = body
+  ctx.type = 'application/json'
+  ctx.body = json
 }

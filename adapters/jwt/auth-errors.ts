@@ -6,12 +6,14 @@ import { KeySetUnavailable } from './remote-key-set.js'
  * The one place where a failure to verify a JWT becomes a domain error. What is wrong with the
  * token is `Unauthenticated`, with a detail fit for the client (never the token, never its
  * claims); an unreachable key set is `AuthenticationUnavailable`, keeping the cause for the log.
- * Anything else is a fault on this side, not the client's, and is reported the same way.
+ * Anything else is a defect on this side (a bug, a key the configuration should have refused):
+ * it is thrown again, so the task rejects and the caller's error boundary answers 500. Calling
+ * it a 503 would invite retries that cannot help.
  */
 export const toAuthError = (failure: unknown): AuthError => {
   if (failure instanceof KeySetUnavailable) return authenticationUnavailable(failure.cause)
   if (failure instanceof errors.JOSEError) return unauthenticated('Invalid', describeRefusal(failure))
-  return authenticationUnavailable(failure)
+  throw failure
 }
 
 const describeRefusal = (failure: errors.JOSEError): string => {

@@ -1,9 +1,11 @@
+import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { jwtVerify, type JWTVerifyGetKey, type JWTVerifyOptions, type JWTVerifyResult, type KeyInput } from 'jose'
-import type { Authenticator, BearerToken } from '../../core/index.js'
+import type { AuthError, Authenticator, BearerToken } from '../../core/index.js'
 import { toAuthError } from './auth-errors.js'
 import { identityFromClaims, requireScope } from './identity-claims.js'
+import { ignoreKeySetFetches, type KeySetObserver } from './key-set-observer.js'
 import type { JwtAuthenticatorOptions, KeySource } from './options.js'
 import { makeRemoteKeySet } from './remote-key-set.js'
 
@@ -11,10 +13,14 @@ import { makeRemoteKeySet } from './remote-key-set.js'
  * Accepts JWT access tokens signed by the configured keys, checking `iss`, `aud`, `exp` and
  * `nbf` (with the configured clock tolerance) and, when configured, a required scope. A token
  * without `exp` or `sub` is refused: one never expires, the other names no one. The identity's
- * subject is the `sub` claim; its scopes come from `scope` or `scp`.
+ * subject is the `sub` claim; its scopes come from `scope` or `scp`. Fetches of a remote key set
+ * are reported to the observer.
  */
-export const makeJwtAuthenticator = (options: JwtAuthenticatorOptions): Authenticator => {
-  const keys = verificationKeys(options.keys)
+export const makeJwtAuthenticator = (
+  options: JwtAuthenticatorOptions,
+  keySetObserver: KeySetObserver = ignoreKeySetFetches,
+): Authenticator => {
+  const keys = verificationKeys(options.keys, keySetObserver)
   const checks: JWTVerifyOptions = {
     algorithms: [...options.keys.algorithms],
     issuer: options.issuer,
@@ -25,17 +31,19 @@ export const makeJwtAuthenticator = (options: JwtAuthenticatorOptions): Authenti
   return {
     verify: (token: BearerToken) =>
       pipe(
-        TE.tryCatch((): Promise<JWTVerifyResult> => jwtVerify(token, keys, checks), toAuthError),
+        // toAuthError throws a defect again: the task then rejects instead of answering a Left.
+        (): Promise<E.Either<AuthError, JWTVerifyResult>> =>
+          jwtVerify(token, keys, checks).then(E.right, (failure: unknown) => E.left(toAuthError(failure))),
         TE.flatMapEither(({ payload }) => identityFromClaims(payload)),
         TE.flatMapEither(requireScope(options.requiredScope)),
       ),
   }
 }
 
-const verificationKeys = (source: KeySource): KeyInput | JWTVerifyGetKey => {
+const verificationKeys = (source: KeySource, keySetObserver: KeySetObserver): KeyInput | JWTVerifyGetKey => {
   switch (source._tag) {
     case 'Jwks':
-      return makeRemoteKeySet(source)
+      return makeRemoteKeySet(source, keySetObserver)
     case 'PublicKey':
       return source.key
     case 'Secret':

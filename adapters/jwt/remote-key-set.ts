@@ -7,6 +7,7 @@ import {
   type JSONWebKeySet,
   type JWTVerifyGetKey,
 } from 'jose'
+import { ignoreKeySetFetches, type KeySetObserver } from './key-set-observer.js'
 import type { JwksKeySource } from './options.js'
 
 const DEFAULT_COOLDOWN_MS = 30_000
@@ -32,13 +33,13 @@ export class KeySetUnavailable extends Error {
  * (an answer that is not a key set counts as one) it does not ask the provider again until the
  * cool-down has passed; and it never starts more than `maxFetchesPerMinute` fetches a minute.
  */
-export const makeRemoteKeySet = (source: JwksKeySource): JWTVerifyGetKey => {
+export const makeRemoteKeySet = (source: JwksKeySource, observer: KeySetObserver = ignoreKeySetFetches): JWTVerifyGetKey => {
   const cooldownMs = source.cooldownMs ?? DEFAULT_COOLDOWN_MS
   const remote = createRemoteJWKSet(source.url, {
     cooldownDuration: cooldownMs,
     timeoutDuration: source.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     cacheMaxAge: source.cacheMaxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS,
-    [customFetch]: guardedFetch(cooldownMs, source.maxFetchesPerMinute ?? DEFAULT_MAX_FETCHES_PER_MINUTE),
+    [customFetch]: guardedFetch(cooldownMs, source.maxFetchesPerMinute ?? DEFAULT_MAX_FETCHES_PER_MINUTE, observer),
   })
   return async (header, token) => {
     try {
@@ -75,7 +76,7 @@ const fromCachedKeys =
 // A failure is an error, a status other than 200, or a body that is not a JSON Web Key Set;
 // after one, the provider is not asked again for `backoffMs`. Whatever happens, at most
 // `maxPerMinute` fetches start in any 60 s.
-const guardedFetch = (backoffMs: number, maxPerMinute: number): FetchImplementation => {
+const guardedFetch = (backoffMs: number, maxPerMinute: number, observer: KeySetObserver): FetchImplementation => {
   let lastFailure: { readonly at: number; readonly error: unknown } | undefined
   const started: number[] = []
   const fail = (error: unknown): void => {
@@ -93,17 +94,23 @@ const guardedFetch = (backoffMs: number, maxPerMinute: number): FetchImplementat
       throw new Error(`the key set was fetched ${maxPerMinute} times in the last minute; not asking again yet`)
     }
     started.push(now)
+    const fetchStarted = performance.now()
+    const seconds = () => (performance.now() - fetchStarted) / 1000
     try {
       const response = await fetch(url, init)
       if (response.status !== 200) {
         fail(new Error(`the key set answered HTTP ${response.status}`))
+        observer.keySetFetched('failed', seconds())
         return response
       }
       const body = await response.text()
-      if (!isKeySet(body)) fail(new Error('the key set URL answered 200 with something that is not a JSON Web Key Set'))
+      const keySet = isKeySet(body)
+      if (!keySet) fail(new Error('the key set URL answered 200 with something that is not a JSON Web Key Set'))
+      observer.keySetFetched(keySet ? 'ok' : 'failed', seconds())
       return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
     } catch (error) {
       fail(error)
+      observer.keySetFetched('failed', seconds())
       throw error
     }
   }

@@ -15,6 +15,7 @@ import {
   decodeEnvironment,
   DelayMilliseconds,
   Host,
+  LogLevel,
   MemorySize,
   Milliseconds,
   MongoDbName,
@@ -46,6 +47,9 @@ export interface ServiceConfig {
   readonly jsonLimits: JsonLimits
   readonly serverLimits: HttpServerLimits
   readonly shutdown: ShutdownConfig
+  readonly logLevel: LogLevel
+  /** Where Prometheus metrics are served; `undefined` when METRICS_PORT is unset (no metrics). */
+  readonly metrics: { readonly port: number; readonly host: string } | undefined
 }
 
 /** How the service stops on a signal. */
@@ -77,6 +81,9 @@ const Environment = t.type({
   SHUTDOWN_GRACE_MS: Milliseconds,
   IN_MEMORY_MAX_PLANTS: withDefault(PlantCount, DEFAULT_IN_MEMORY_LIMITS.maxPlants),
   IN_MEMORY_MAX_BYTES: withDefault(MemorySize, DEFAULT_IN_MEMORY_LIMITS.maxBytes),
+  LOG_LEVEL: withDefault(LogLevel, 'info'),
+  METRICS_PORT: Port,
+  METRICS_HOST: withDefault(Host, '127.0.0.1'),
 })
 
 type Variables = t.TypeOf<typeof Environment>
@@ -131,5 +138,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
         drainMs: vars.SHUTDOWN_DRAIN_MS,
         graceMs: vars.SHUTDOWN_GRACE_MS ?? Math.max(DEFAULT_GRACE_MS, vars.MONGODB_TIMEOUT_MS),
       },
+      logLevel: vars.LOG_LEVEL,
+      metrics: vars.METRICS_PORT === undefined ? undefined : { port: vars.METRICS_PORT, host: vars.METRICS_HOST },
     })),
   )

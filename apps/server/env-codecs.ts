@@ -140,3 +140,9 @@ export const decodeEnvironment = <A>(
     codec.decode(env),
     E.mapLeft((errors) => toViolations(errors).map(({ path, expected }) => `${path}: expected ${expected}`)),
   )
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+export type LogLevel = (typeof LOG_LEVELS)[number]
+
+export const LogLevel = setting('LogLevel', `one of ${LOG_LEVELS.join(', ')}`, (text): LogLevel | undefined =>
+  LOG_LEVELS.find((level) => level === text.toLowerCase()),
+)

@@ -1,10 +1,9 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { loadConfig } from './config.js'
-import { makeJsonLogger } from './json-logger.js'
+import { asLoggerPort, makePino } from './logger.js'
 import { startService } from './service.js'
 
 // `npm start`: configuration, service, and a graceful stop on SIGINT or SIGTERM.
-const log = makeJsonLogger((line) => process.stdout.write(line))
 
 function refuse(messages: ReadonlyArray<string>): never {
   process.stderr.write(`plant-store: invalid configuration\n${messages.map((m) => `  ${m}\n`).join('')}`)
@@ -13,6 +12,7 @@ function refuse(messages: ReadonlyArray<string>): never {
 
 const config = loadConfig(process.env)
 if (E.isLeft(config)) refuse(config.left)
+const log = asLoggerPort(makePino(config.right.logLevel))
 const started = await startService(config.right, log)
 if (E.isLeft(started)) refuse([started.left])
 const service = started.right

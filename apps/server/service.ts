@@ -6,6 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { createHttpApp, createHttpServer, type Logger } from '../../adapters/http/index.js'
 import type { ServiceConfig, ShutdownConfig } from './config.js'
 import { openAuthenticator } from './authentication.js'
+import { prometheusInstrumentation } from './metrics.js'
 import { openStorage } from './storage.js'
 
 /** A listening service: where it answers, and how to stop it. */
@@ -27,12 +28,17 @@ export const startService = async (config: ServiceConfig, log: Logger): Promise<
   const opened = openStorage(config.storage)
   if (E.isLeft(opened)) return opened
   const storage = opened.right
-  const authenticator = openAuthenticator(config, log)
+  // Metrics, when configured, wrap the ports and observe the HTTP adapter; without them nothing is measured.
+  const instrumentation = config.metrics === undefined ? undefined : prometheusInstrumentation()
+  const plantStore = instrumentation?.plantStore(storage.store) ?? storage.store
+  const verifier = openAuthenticator(config, log, instrumentation?.keySet)
+  const authenticator = instrumentation?.authenticator(verifier) ?? verifier
   let draining = false
   const app = createHttpApp({
-    plantStore: storage.store,
+    plantStore,
     authenticator,
     log,
+    ...(instrumentation === undefined ? {} : { observer: instrumentation.http }),
     basePath: config.basePath,
     bodyLimitBytes: config.bodyLimitBytes,
     jsonLimits: config.jsonLimits,
@@ -40,20 +46,34 @@ export const startService = async (config: ServiceConfig, log: Logger): Promise<
   })
   app.silent = true
   const server = createHttpServer(app, config.serverLimits)
-  const listening = await listen(server, config)
-  if (E.isLeft(listening)) {
+  const metricsServer = instrumentation?.server()
+  const listening = await listen(server, config, 'PORT', 'HOST')
+  const listened =
+    E.isLeft(listening) || metricsServer === undefined || config.metrics === undefined
+      ? listening
+      : await listen(metricsServer, config.metrics, 'METRICS_PORT', 'METRICS_HOST')
+  if (E.isLeft(listened)) {
+    if (server.listening) await stopAccepting(server, config.shutdown)
     await storage.close()
-    return listening
+    return listened
   }
   const url = urlOf(server)
-  log.info('listening', { url, storage: storage.description, basePath: config.basePath })
+  log.info('listening', {
+    url,
+    storage: storage.description,
+    basePath: config.basePath,
+    ...(metricsServer === undefined ? {} : { metricsUrl: `${urlOf(metricsServer)}/metrics` }),
+  })
   return E.right({
     url,
     close: async () => {
       draining = true
       log.info('draining', { ms: config.shutdown.drainMs })
       await delay(config.shutdown.drainMs)
-      await stopAccepting(server, config.shutdown)
+      await Promise.all([
+        stopAccepting(server, config.shutdown),
+        ...(metricsServer === undefined ? [] : [stopAccepting(metricsServer, config.shutdown)]),
+      ])
       await storage.close()
       log.info('stopped')
     },
@@ -73,7 +93,12 @@ const stopAccepting = async (server: Server, { graceMs }: ShutdownConfig): Promi
 }
 
 // A port in use or an address this host does not have is a configuration problem: say which.
-const listen = async (server: Server, { port, host }: ServiceConfig): Promise<E.Either<string, void>> => {
+const listen = async (
+  server: Server,
+  { port, host }: { readonly port: number; readonly host: string },
+  portVariable: string,
+  hostVariable: string,
+): Promise<E.Either<string, void>> => {
   server.listen(port, host)
   try {
     await once(server, 'listening')
@@ -82,8 +107,8 @@ const listen = async (server: Server, { port, host }: ServiceConfig): Promise<E.
     const code = (error as { code?: unknown }).code
     return E.left(
       code === 'EADDRINUSE' || code === 'EACCES'
-        ? `PORT: expected a port this process may listen on; ${port} on ${host} is ${code === 'EADDRINUSE' ? 'in use' : 'not permitted'}`
-        : `HOST: expected an address of this machine to listen on; ${host} cannot be used (${String(code)})`,
+        ? `${portVariable}: expected a port this process may listen on; ${port} on ${host} is ${code === 'EADDRINUSE' ? 'in use' : 'not permitted'}`
+        : `${hostVariable}: expected an address of this machine to listen on; ${host} cannot be used (${String(code)})`,
     )
   }
 }

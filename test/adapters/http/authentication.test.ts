@@ -76,7 +76,7 @@ describe('POST /plants authentication', function () {
 
   it('logs the subject of an authenticated request', async function () {
     await postPlant(app.url, BODY)
-    expect(app.log.lines.find((line) => line['path'] === '/plants')).to.include({ subject: 'static-token-1', status: 200 })
+    expect(app.log.lines.find((line) => line['route'] === '/plants')).to.include({ subject: 'static-token-1', status: 200 })
   })
 
   describe('comes before the body', function () {

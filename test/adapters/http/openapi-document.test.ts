@@ -212,7 +212,7 @@ describe('the OpenAPI document', function () {
   describe('under a base path', function () {
     it('puts the operation under the base path and keeps the service endpoints at the root', function () {
       const mounted = openApiDocument('/api/v1')
-      expect(Object.keys(mounted.paths)).to.have.members(['/api/v1/plants', '/openapi.json', '/healthz', '/readyz'])
+      expect(Object.keys(mounted.paths)).to.have.members(['/api/v1/plants', '/openapi.json', '/docs', '/healthz', '/readyz'])
       expect(mounted.servers).to.deep.equal([{ url: '/', description: document.servers?.[0]?.description }])
     })
 

@@ -62,13 +62,13 @@ describe('POST /plants with JWT access tokens', function () {
     const token = await issueToken(key)
     await expectPlant(await post(token), { name: 'Monstera' })
     expect(store.all()).to.have.length(1)
-    expect(app.log.lines.find((line) => line['path'] === '/plants')).to.include({ subject: SUBJECT, status: 200 })
+    expect(app.log.lines.find((line) => line['route'] === '/plants')).to.include({ subject: SUBJECT, status: 200 })
     expect(JSON.stringify(app.log.lines)).not.to.include(token)
   })
 
   it('still accepts a static token beside JWT', async function () {
     await expectPlant(await post(TOKEN), { name: 'Monstera' })
-    expect(app.log.lines.find((line) => line['path'] === '/plants')).to.include({ subject: 'static-token-1' })
+    expect(app.log.lines.find((line) => line['route'] === '/plants')).to.include({ subject: 'static-token-1' })
   })
 
   describe('answers 401 invalid_token', function () {

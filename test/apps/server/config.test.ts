@@ -22,6 +22,8 @@ describe('configuration from the environment', function () {
       jsonLimits: { maxNumberLength: 100, maxDepth: 32 },
       serverLimits: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000 },
       shutdown: { drainMs: 5_000, graceMs: 10_000 },
+      logLevel: 'info',
+      metrics: undefined,
     })
   })
 
@@ -48,6 +50,9 @@ describe('configuration from the environment', function () {
         MAX_CONNECTIONS: '5000',
         SHUTDOWN_DRAIN_MS: '0',
         SHUTDOWN_GRACE_MS: '2500',
+        LOG_LEVEL: 'warn',
+        METRICS_PORT: '9464',
+        METRICS_HOST: '0.0.0.0',
       }),
     )
     expect(config).to.deep.equal({
@@ -66,6 +71,8 @@ describe('configuration from the environment', function () {
       jsonLimits: { maxNumberLength: 40, maxDepth: 8 },
       serverLimits: { headersTimeoutMs: 2_000, requestTimeoutMs: 20_000, keepAliveTimeoutMs: 65_000, maxConnections: 5_000 },
       shutdown: { drainMs: 0, graceMs: 2_500 },
+      logLevel: 'warn',
+      metrics: { port: 9464, host: '0.0.0.0' },
     })
   })
 
@@ -82,6 +89,18 @@ describe('configuration from the environment', function () {
   it('refuses a request timeout shorter than the headers timeout, naming REQUEST_TIMEOUT_MS', function () {
     expect(refusal({ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' })).to.deep.equal([
       'REQUEST_TIMEOUT_MS: expected at least HEADERS_TIMEOUT_MS (20000): the whole request includes its headers',
+    ])
+  })
+
+  it('serves metrics on 127.0.0.1 unless METRICS_HOST says otherwise, and only when METRICS_PORT is set', function () {
+    expect(expectRight(loadConfig({ METRICS_PORT: '0' })).metrics).to.deep.equal({ port: 0, host: '127.0.0.1' })
+    expect(expectRight(loadConfig({ METRICS_HOST: '0.0.0.0' })).metrics).to.equal(undefined)
+  })
+
+  it('refuses a LOG_LEVEL or METRICS_PORT it does not know, naming the variable', function () {
+    expect(refusal({ LOG_LEVEL: 'verbose', METRICS_PORT: '70000' })).to.have.members([
+      'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent',
+      'METRICS_PORT: expected a port number from 0 to 65535 (0 picks a free port)',
     ])
   })
 

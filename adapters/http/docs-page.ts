@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import type Koa from 'koa'
+
+/**
+ * `/docs`: the API reference, rendered in the browser by Swagger UI from `/openapi.json`. Swagger
+ * UI's files come from the swagger-ui-dist package and are served by this app, so the page works
+ * with no internet; its Content-Security-Policy lets it load nothing from any other host.
+ */
+export interface DocsAsset {
+  readonly path: string
+  readonly handler: Koa.Middleware
+}
+
+// Swagger UI styles elements inline and draws its icons as data: URIs; nothing else is allowed.
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ')
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Plant Store API reference</title>
+<link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
+<link rel="stylesheet" href="/docs/swagger-ui.css">
+</head>
+<body>
+<div id="docs"></div>
+<script src="/docs/swagger-ui-bundle.js"></script>
+<script src="/docs/docs.js"></script>
+</body>
+</html>
+`
+
+// Kept apart from the page: the policy allows no inline script. The validator badge would call
+// swagger.io, so it is off; every operation is shown expanded, with its responses.
+const INITIALISER = `window.addEventListener('load', function () {
+  window.ui = SwaggerUIBundle({
+    url: '/openapi.json',
+    dom_id: '#docs',
+    validatorUrl: null,
+    docExpansion: 'full',
+    defaultModelsExpandDepth: 2,
+    defaultModelExpandDepth: 2,
+    deepLinking: false,
+  })
+})
+`
+
+const fromSwaggerUi = (file: string): Buffer => {
+  const require = createRequire(import.meta.url)
+  return readFileSync(require.resolve(`swagger-ui-dist/${file}`))
+}
+
+const serve =
+  (type: string, body: string | Buffer, cacheControl: string): Koa.Middleware =>
+  async (ctx) => {
+    ctx.status = 200
+    ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY)
+    ctx.set('X-Content-Type-Options', 'nosniff')
+    ctx.set('Cache-Control', cacheControl)
+    ctx.type = type
+    ctx.body = body
+  }
+
+/** The page and the files it loads, each with its path; read once, when the app is built. */
+export const docsAssets = (): ReadonlyArray<DocsAsset> => {
+  const file = 'public, max-age=3600'
+  return [
+    { path: '/docs', handler: serve('text/html; charset=utf-8', PAGE, 'no-cache') },
+    { path: '/docs/docs.js', handler: serve('text/javascript; charset=utf-8', INITIALISER, 'no-cache') },
+    { path: '/docs/swagger-ui.css', handler: serve('text/css; charset=utf-8', fromSwaggerUi('swagger-ui.css'), file) },
+    {
+      path: '/docs/swagger-ui-bundle.js',
+      handler: serve('text/javascript; charset=utf-8', fromSwaggerUi('swagger-ui-bundle.js'), file),
+    },
+    { path: '/docs/favicon-32x32.png', handler: serve('image/png', fromSwaggerUi('favicon-32x32.png'), file) },
+  ]
+}

@@ -1,0 +1,98 @@
+import type Koa from 'koa'
+import { describeCause, describeCauseBriefly } from './describe-cause.js'
+import type { Logger } from './logger.js'
+import type { HttpObserver } from './observer.js'
+import { requestIdFrom } from './request-id.js'
+import { unexpectedFailure } from './request-problems.js'
+import { sendProblem } from './respond.js'
+
+export interface RequestBoundaryDeps {
+  readonly log: Logger
+  readonly observer: HttpObserver
+}
+
+/**
+ * The outermost middleware, and the one error boundary: it gives the request its id (echoed in
+ * `X-Request-Id` on every answer), turns anything thrown below into a 500 Error document with a
+ * generic message, then writes the one log line of the request and reports it to the observer.
+ * Logging and observing run inside their own guard after the answer is settled: neither can
+ * change or fail it. A cause reaches the log once, on that line.
+ */
+export const requestBoundary =
+  ({ log, observer }: RequestBoundaryDeps): Koa.Middleware =>
+  async (ctx, next) => {
+    const started = performance.now()
+    const requestId = requestIdFrom(ctx.get('X-Request-Id'))
+    ctx.set('X-Request-Id', requestId)
+    try {
+      await next()
+    } catch (error) {
+      answerDefect(ctx, requestId, error)
+    }
+    const ms = performance.now() - started
+    const route = routeOf(ctx)
+    try {
+      observer.requestFinished(route, methodLabel(ctx.method), ctx.status, ms / 1000)
+    } catch (error) {
+      logSafely(log, 'error', 'request observer failed', { requestId, cause: describeCause(error) })
+    }
+    writeRequestLine(log, ctx, requestId, route, ms)
+  }
+
+// Headers set before the throw (a WWW-Authenticate, say) belong to an answer that is not sent.
+const answerDefect = (ctx: Koa.Context, requestId: string, error: unknown): void => {
+  if (ctx.headerSent) return
+  for (const name of ctx.res.getHeaderNames()) ctx.res.removeHeader(name)
+  ctx.set('X-Request-Id', requestId)
+  sendProblem(ctx, unexpectedFailure(error))
+}
+
+const writeRequestLine = (log: Logger, ctx: Koa.Context, requestId: string, route: string, ms: number): void => {
+  const fields: Record<string, unknown> = {
+    requestId,
+    method: ctx.method,
+    route,
+    status: ctx.status,
+    ms: Math.round(ms * 10) / 10,
+  }
+  const subject: unknown = ctx.state['subject']
+  if (typeof subject === 'string') fields['subject'] = subject
+  const status = ctx.status
+  // A 503 is an outage being reported, expected while it lasts: a warning with the cause's
+  // message, not a stack per request. Any other 5xx is a defect worth its whole description.
+  if (status === 503) {
+    fields['cause'] = describeCauseBriefly(causeOf(ctx))
+    logSafely(log, 'warn', 'request refused: dependency unavailable', fields)
+  } else if (status >= 500) {
+    fields['cause'] = describeCause(causeOf(ctx))
+    logSafely(log, 'error', 'request failed', fields)
+  } else {
+    logSafely(log, 'info', 'request', fields)
+  }
+}
+
+const causeOf = (ctx: Koa.Context): unknown => (ctx.state['problem'] as { cause?: unknown } | undefined)?.cause
+
+// A logger that throws loses its line; the request keeps its answer. One plain line says so, in
+// case the failure was in the fields and not in the logger.
+const logSafely = (log: Logger, level: keyof Logger, message: string, fields: Readonly<Record<string, unknown>>): void => {
+  try {
+    log[level](message, fields)
+  } catch (error) {
+    try {
+      log.error('log line lost: the logger failed', { requestId: fields['requestId'], cause: describeCause(error) })
+    } catch {
+      // Nowhere left to report to.
+    }
+  }
+}
+
+// @koa/router records the pattern of the route that answered; no route means the 404.
+const routeOf = (ctx: Koa.Context): string => {
+  const matched: unknown = (ctx as { _matchedRoute?: unknown })._matchedRoute
+  return typeof matched === 'string' ? matched : 'unmatched'
+}
+
+const STANDARD_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'CONNECT'])
+
+const methodLabel = (method: string): string => (STANDARD_METHODS.has(method) ? method : 'OTHER')

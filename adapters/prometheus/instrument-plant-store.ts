@@ -1,0 +1,49 @@
+import type { Either } from 'fp-ts/lib/Either.js'
+import type { Counter } from 'prom-client'
+import { isSamePlant, type InsertOutcome, type NewPlant, type PlantStore, type StoreError } from '../../core/index.js'
+import type { PlantStoreMetrics } from './metrics.js'
+import { timed } from './timed.js'
+
+/**
+ * The same store, counting what it does: each call's latency and outcome (ok, unavailable, full,
+ * or a defect: a rejected task), and each insert's meaning for the client: a plant created, replayed
+ * or refused as a conflict. Answers and rejections pass through unchanged.
+ */
+export const instrumentPlantStore = (store: PlantStore, { storageCalls, plants }: PlantStoreMetrics): PlantStore => {
+  const [created, replayed, conflict] = ['created', 'replayed', 'conflict'].map((outcome) => {
+    const counter = plants.labels(outcome)
+    counter.inc(0) // every outcome is a series from the start, so rate() sees its first increase
+    return counter
+  }) as [Counter.Internal, Counter.Internal, Counter.Internal]
+  const insertCall = callRecorder(storageCalls, 'insert')
+  const readyCall = callRecorder(storageCalls, 'check_ready')
+  return {
+    insertUnlessExists: (plant: NewPlant) =>
+      timed(store.insertUnlessExists(plant), (answer, seconds) => {
+        insertCall(answer, seconds)
+        if (answer?._tag !== 'Right') return
+        const found: InsertOutcome = answer.right
+        if (found._tag === 'Inserted') created.inc()
+        else if (isSamePlant(plant, found.stored)) replayed.inc()
+        else conflict.inc()
+      }),
+    checkReady: () => timed(store.checkReady(), readyCall),
+  }
+}
+
+// Label lookups done once, not per call.
+const callRecorder = (histogram: PlantStoreMetrics['storageCalls'], operation: string) => {
+  const ok = histogram.labels(operation, 'ok')
+  const unavailable = histogram.labels(operation, 'unavailable')
+  const full = histogram.labels(operation, 'full')
+  const defect = histogram.labels(operation, 'defect')
+  return (answer: Either<StoreError, unknown> | undefined, seconds: number): void =>
+    (answer === undefined
+      ? defect
+      : answer._tag === 'Right'
+        ? ok
+        : answer.left._tag === 'StorageFull'
+          ? full
+          : unavailable
+    ).observe(seconds)
+}

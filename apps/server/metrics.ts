@@ -1,0 +1,35 @@
+import { createServer, type Server } from 'node:http'
+import {
+  httpRequestRecorder,
+  instrumentAuthenticator,
+  instrumentPlantStore,
+  keySetFetchRecorder,
+  makePlantStoreMetrics,
+  metricsRequestHandler,
+} from '../../adapters/prometheus/index.js'
+import type { HttpObserver } from '../../adapters/http/index.js'
+import type { KeySetObserver } from '../../adapters/jwt/index.js'
+import type { Authenticator, PlantStore } from '../../core/index.js'
+
+/** What the composition root needs to measure the service: decorators, observers, and a listener. */
+export interface Instrumentation {
+  readonly plantStore: (store: PlantStore) => PlantStore
+  readonly authenticator: (authenticator: Authenticator) => Authenticator
+  readonly http: HttpObserver
+  readonly keySet: KeySetObserver
+  /** The server for `GET /metrics`, not yet listening: a listener apart from the public one. */
+  readonly server: () => Server
+}
+
+/** Prometheus metrics for every port and the HTTP adapter. */
+export const prometheusInstrumentation = (): Instrumentation => {
+  const metrics = makePlantStoreMetrics()
+  return {
+    plantStore: (store) => instrumentPlantStore(store, metrics),
+    authenticator: (authenticator) => instrumentAuthenticator(authenticator, metrics),
+    http: httpRequestRecorder(metrics),
+    keySet: keySetFetchRecorder(metrics),
+    server: () => createServer(metricsRequestHandler(metrics.registry)),
+  }
+}
+

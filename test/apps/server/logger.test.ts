@@ -1,0 +1,63 @@
+import { expect } from 'chai'
+import { Writable } from 'node:stream'
+import { asLoggerPort, makePino } from '../../../apps/server/logger.js'
+import type { LogLevel } from '../../../apps/server/env-codecs.js'
+
+/** A pino destination that keeps each line, parsed. */
+const collect = () => {
+  const lines: Array<Record<string, unknown>> = []
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>)
+      done()
+    },
+  })
+  return { lines, destination }
+}
+
+const loggerAt = (level: LogLevel) => {
+  const { lines, destination } = collect()
+  return { lines, pino: makePino(level, destination) }
+}
+
+describe('the service logger (pino)', function () {
+  it('writes one JSON object per line: level as a word, ISO time, msg and the fields', async function () {
+    const { lines, pino } = loggerAt('info')
+    asLoggerPort(pino).info('request', { requestId: 'r1', status: 200 })
+    pino.flush()
+    expect(lines).to.have.length(1)
+    expect(lines[0]).to.include({ level: 'info', msg: 'request', requestId: 'r1', status: 200 })
+    expect(lines[0]?.['time']).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+    expect(lines[0]).to.not.have.any.keys('pid', 'hostname')
+  })
+
+  it('drops lines below LOG_LEVEL', function () {
+    const { lines, pino } = loggerAt('warn')
+    const log = asLoggerPort(pino)
+    log.info('request', { requestId: 'quiet' })
+    log.warn('request refused: dependency unavailable', { requestId: 'loud' })
+    log.error('request failed', { requestId: 'louder' })
+    expect(lines.map((line) => line['requestId'])).to.deep.equal(['loud', 'louder'])
+    const silent = loggerAt('silent')
+    asLoggerPort(silent.pino).error('request failed')
+    expect(silent.lines).to.have.length(0)
+  })
+
+  it('redacts credentials and cookies by configuration, wherever a line carries them', function () {
+    const { lines, pino } = loggerAt('info')
+    const secret = 'Bearer s3cr3t-token-0123456789'
+    asLoggerPort(pino).info('leaky', {
+      authorization: secret,
+      Authorization: secret,
+      token: 's3cr3t-token-0123456789',
+      cookie: 'session=s3cr3t',
+      headers: { authorization: secret, cookie: 'session=s3cr3t', 'set-cookie': ['session=s3cr3t'] },
+      req: { headers: { Authorization: secret, Cookie: 'session=s3cr3t' }, token: 's3cr3t' },
+      res: { headers: { 'Set-Cookie': 'session=s3cr3t' } },
+      subject: 'alice',
+    })
+    const text = JSON.stringify(lines)
+    expect(text).to.not.include('s3cr3t')
+    expect(lines[0]).to.include({ subject: 'alice', authorization: '[redacted]', token: '[redacted]' })
+  })
+})
