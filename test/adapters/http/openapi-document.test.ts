@@ -225,7 +225,9 @@ describe('the OpenAPI document', function () {
 describe('the traffic check of the tests', function () {
   const check = makeTrafficChecker(openApiDocument(''))
   const exchange = (overrides: Partial<Exchange> & { headers?: Record<string, string> }): Exchange => {
-    const headers = new Map(Object.entries({ 'content-type': 'application/json; charset=utf-8', ...overrides.headers }))
+    const headers = new Map(
+      Object.entries({ 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'req-1', ...overrides.headers }),
+    )
     return {
       method: 'POST',
       path: '/plants',
@@ -239,6 +241,11 @@ describe('the traffic check of the tests', function () {
   it('passes an answer the document describes', function () {
     expect(check(exchange({})).problems).to.deep.equal([])
     expect(check(exchange({ method: 'GET', status: 405, headers: { allow: 'POST' }, body: '{"error":405,"message":"m"}' })).problems).to.deep.equal([])
+  })
+
+  it('fails an answer without its X-Request-Id, or with one that is not well-formed', function () {
+    expect(check(exchange({ headers: { 'x-request-id': '' } })).problems.join()).to.match(/X-Request-Id/)
+    expect(check(exchange({ headers: { 'x-request-id': 'a b' } })).problems.join()).to.match(/X-Request-Id/)
   })
 
   it('fails a status the document does not list for the path and method', function () {
