@@ -1,44 +1,17 @@
 import { execFile } from 'node:child_process'
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { BUILD_ARGS, forgetFailedBuild, isBuildCurrent, MAIN, ROOT } from '../../scripts/build-state.mjs'
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url))
-
-/** The built entry point that `npm start` runs. */
-export const MAIN = join(ROOT, 'dist/apps/server/main.js')
-
-// What `npm run build` compiles (tsconfig.build.json), and what decides how it is compiled.
-const SOURCE_FOLDERS = ['core', 'adapters', 'apps']
-const BUILD_SETTINGS = ['tsconfig.json', 'tsconfig.build.json', 'package.json']
-
-const newestSource = (): number => {
-  const times = BUILD_SETTINGS.map((file) => statSync(join(ROOT, file)).mtimeMs)
-  for (const folder of SOURCE_FOLDERS) {
-    for (const entry of readdirSync(join(ROOT, folder), { recursive: true, withFileTypes: true })) {
-      if (entry.isFile() && entry.name.endsWith('.ts')) times.push(statSync(join(entry.parentPath, entry.name)).mtimeMs)
-    }
-  }
-  return Math.max(...times)
-}
-
-/**
- * Whether `dist/` holds a build of the sources as they are now. tsc writes every output file on
- * each build, so the entry point's time is the build's time.
- */
-export const isBuildCurrent = (): boolean => existsSync(MAIN) && statSync(MAIN).mtimeMs >= newestSource()
+export { isBuildCurrent, MAIN }
 
 let building: Promise<void> | undefined
 
 const build = async (): Promise<void> => {
-  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc')
   try {
-    await promisify(execFile)(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT })
+    await promisify(execFile)(process.execPath, [...BUILD_ARGS], { cwd: ROOT })
   } catch (error) {
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string }
-    // tsc emits even when it reports errors; without this, the next run would take it for current.
-    rmSync(MAIN, { force: true })
+    forgetFailedBuild()
     throw new Error(`npm run build failed, so the end-to-end tests cannot run:\n${stdout}${stderr}`)
   }
 }
