@@ -60,7 +60,9 @@ const writeRequestLine = (log: Logger, ctx: Koa.Context, requestId: string, rout
   const status = ctx.status
   // A 503 is an outage being reported, expected while it lasts: a warning with the cause's
   // message, not a stack per request. Any other 5xx is a defect worth its whole description.
-  if (status === 503) {
+  if (status === 503 && problemOf(ctx)?._tag === 'ShuttingDown') {
+    logSafely(log, 'info', 'request refused: shutting down', fields)
+  } else if (status === 503) {
     fields['cause'] = describeCauseBriefly(causeOf(ctx))
     logSafely(log, 'warn', 'request refused: dependency unavailable', fields)
   } else if (status >= 500) {
@@ -71,7 +73,10 @@ const writeRequestLine = (log: Logger, ctx: Koa.Context, requestId: string, rout
   }
 }
 
-const causeOf = (ctx: Koa.Context): unknown => (ctx.state['problem'] as { cause?: unknown } | undefined)?.cause
+const problemOf = (ctx: Koa.Context): { readonly _tag: string; readonly cause?: unknown } | undefined =>
+  ctx.state['problem'] as { readonly _tag: string; readonly cause?: unknown } | undefined
+
+const causeOf = (ctx: Koa.Context): unknown => problemOf(ctx)?.cause
 
 // A logger that throws loses its line; the request keeps its answer. One plain line says so, in
 // case the failure was in the fields and not in the logger.

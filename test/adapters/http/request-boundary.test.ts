@@ -160,6 +160,17 @@ describe('the error boundary and the request log', function () {
     })
   })
 
+  describe('the line of a refusal', function () {
+    it('logs a /readyz 503 while draining as a shutdown at info, with no cause, not as an outage', async function () {
+      app = await startTestApp({ draining: () => true })
+      const response = await fetch(`${app.url}/readyz`)
+      await expectErrorDocument(response, 503)
+      const line = app.log.lines.find((l) => l['requestId'] === response.headers.get('x-request-id'))
+      expect(line).to.include({ level: 'info', msg: 'request refused: shutting down', route: '/readyz', status: 503 })
+      expect(line).to.not.have.property('cause')
+    })
+  })
+
   describe('request ids', function () {
     it('echoes a well-formed X-Request-Id and logs the request under it, with route, status, duration and subject', async function () {
       app = await startTestApp({ basePath: '/api/v1' })
