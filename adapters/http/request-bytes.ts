@@ -37,6 +37,9 @@ export const readRequestBytes = (req: IncomingMessage, limitBytes: number): Prom
       req.off('aborted', onAborted)
       // Left in the stream, the rest of a refused body is not read: the connection closes instead.
       if (E.isLeft(outcome)) stream.pause()
+      // A decoder left behind may still meet bad data in what was already written to it; its
+      // error has no one to tell, and unheard it would end the process.
+      if (stream !== req) stream.on('error', ignore)
       resolve(outcome)
     }
     const onData = (chunk: Buffer): void => {
@@ -68,6 +71,8 @@ export const readRequestBytes = (req: IncomingMessage, limitBytes: number): Prom
     stream.on('data', onData)
   })
 }
+
+const ignore = (): void => {}
 
 const truncated = malformedBody('the request body ended before its declared length')
 const undecodable = malformedBody('the request body does not decompress as its Content-Encoding says')
