@@ -1,6 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { pipe } from 'fp-ts/lib/function.js'
 import {
   invalidInput,
   plantConflict,
@@ -19,11 +18,10 @@ export interface CreatePlantDeps {
 }
 
 /** Parses untrusted input into a NewPlant, or says every field that is wrong. */
-export const decodeNewPlant = (input: unknown): E.Either<InvalidInput, NewPlant> =>
-  pipe(
-    NewPlant.decode(input),
-    E.mapLeft((errors) => invalidInput(toViolations(errors))),
-  )
+export const decodeNewPlant = (input: unknown): E.Either<InvalidInput, NewPlant> => {
+  const decoded = NewPlant.decode(input)
+  return E.isLeft(decoded) ? E.left(invalidInput(toViolations(decoded.left))) : decoded
+}
 
 /** What the fields of a NewPlant may be built from: an id must already be a `bigint`. */
 export interface NewPlantFields {
