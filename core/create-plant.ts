@@ -1,6 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { pipe } from 'fp-ts/lib/function.js'
 import {
   invalidInput,
   plantConflict,
@@ -19,11 +18,10 @@ export interface CreatePlantDeps {
 }
 
 /** Parses untrusted input into a NewPlant, or says every field that is wrong. */
-export const decodeNewPlant = (input: unknown): E.Either<InvalidInput, NewPlant> =>
-  pipe(
-    NewPlant.decode(input),
-    E.mapLeft((errors) => invalidInput(toViolations(errors))),
-  )
+export const decodeNewPlant = (input: unknown): E.Either<InvalidInput, NewPlant> => {
+  const decoded = NewPlant.decode(input)
+  return E.isLeft(decoded) ? E.left(invalidInput(toViolations(decoded.left))) : decoded
+}
 
 /** What the fields of a NewPlant may be built from: an id must already be a `bigint`. */
 export interface NewPlantFields {
@@ -48,24 +46,30 @@ export type CreateNewPlantError = PlantConflict | StoreError
  */
 export const createNewPlant =
   ({ plantStore }: CreatePlantDeps) =>
-  (_principal: Principal, plant: NewPlant): TE.TaskEither<CreateNewPlantError, Plant> =>
-    pipe(
-      plantStore.insertUnlessExists(plant),
-      TE.flatMapEither((outcome) => settle(plant, outcome)),
-    )
+  (_principal: Principal, plant: NewPlant): TE.TaskEither<CreateNewPlantError, Plant> => {
+    const insert = plantStore.insertUnlessExists(plant)
+    // Written as one async step rather than a pipe of combinators: it runs on every request, and
+    // each combinator added a closure and a promise that carried nothing.
+    return async () => {
+      const outcome = await insert()
+      return E.isLeft(outcome) ? outcome : settle(plant, outcome.right)
+    }
+  }
 
 /**
  * Creates a plant from untrusted input on behalf of an authenticated principal: the input is
  * parsed first (`InvalidInput` names every wrong field), then created as `createNewPlant` does.
  */
-export const createPlant =
-  (deps: CreatePlantDeps) =>
-  (principal: Principal, input: unknown): TE.TaskEither<CreatePlantError, Plant> =>
-    pipe(
-      // Decoding waits until the task runs: building a TaskEither does no work.
-      TE.fromIOEither(() => decodeNewPlant(input)),
-      TE.flatMap((plant) => createNewPlant(deps)(principal, plant)),
-    )
+export const createPlant = (deps: CreatePlantDeps) => {
+  const createNew = createNewPlant(deps)
+  return (principal: Principal, input: unknown): TE.TaskEither<CreatePlantError, Plant> =>
+    // Decoding waits until the task runs: building a TaskEither does no work. A defect thrown
+    // while decoding rejects the task, as it always has.
+    async () => {
+      const plant = decodeNewPlant(input)
+      return E.isLeft(plant) ? plant : await createNew(principal, plant.right)()
+    }
+}
 
 const settle = (requested: NewPlant, outcome: InsertOutcome): E.Either<CreateNewPlantError, Plant> => {
   switch (outcome._tag) {

@@ -9,13 +9,24 @@ export const bearerTokenFrom = (authorization: string | undefined): E.Either<Una
   if (authorization === undefined || authorization === '') {
     return E.left(unauthenticated('Missing', 'Send an access token as "Authorization: Bearer <token>".'))
   }
+  // The header nearly every client sends, `Bearer <token>` with one space, is split without a
+  // regular expression; any other spelling is read by the general rule below.
+  if (authorization.startsWith(PLAIN_PREFIX) && authorization.charCodeAt(PLAIN_PREFIX.length) !== SPACE) {
+    return tokenOf(authorization.slice(PLAIN_PREFIX.length))
+  }
   const match = /^([^\s]+)(?:[ ]+(.*))?$/.exec(authorization)
   const scheme = match?.[1]
   const token = match?.[2] ?? ''
   if (scheme?.toLowerCase() !== 'bearer') {
     return E.left(unauthenticated('Invalid', 'The Authorization header must use the Bearer scheme.'))
   }
-  return BearerToken.is(token)
+  return tokenOf(token)
+}
+
+const PLAIN_PREFIX = 'Bearer '
+const SPACE = 0x20
+
+const tokenOf = (token: string): E.Either<Unauthenticated, BearerToken> =>
+  BearerToken.is(token)
     ? E.right(token)
     : E.left(unauthenticated('Invalid', 'The bearer token is empty or not in the token68 syntax of RFC 6750.'))
-}

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { parse } from 'lossless-json'
-import { findExcess } from './json-bounds.js'
+import { scanJson, type JsonScan } from './json-bounds.js'
 
 /** The bounds on the shape of a JSON text, checked before it is parsed. */
 export interface JsonLimits {
@@ -28,15 +28,79 @@ export const parseExactJson = (bytes: Uint8Array, limits: JsonLimits = DEFAULT_J
   } catch {
     return E.left('the request body is not valid UTF-8')
   }
-  const excess = findExcess(text, limits)
-  if (excess === 'depth') return E.left(`the request body is nested deeper than ${limits.maxDepth} levels`)
-  if (excess === 'number') return E.left(`the request body holds a number longer than ${limits.maxNumberLength} characters`)
+  const scan = scanJson(text, limits)
+  if (scan.excess === 'depth') return E.left(`the request body is nested deeper than ${limits.maxDepth} levels`)
+  if (scan.excess === 'number') return E.left(`the request body holds a number longer than ${limits.maxNumberLength} characters`)
+  const fast = parseFast(text, scan)
+  if (fast !== NOT_FAST) return E.right(fast)
   try {
     return E.right(parse(text, null, parseNumber))
   } catch (error) {
     return E.left(describeSyntaxError(error))
   }
 }
+
+/**
+ * The same value as the exact parser gives, from JSON.parse, which is several times faster,
+ * or NOT_FAST for a text it cannot vouch for: one JSON.parse refuses (the exact parser then
+ * words the refusal), or one where an object repeats a key (JSON.parse would keep the last
+ * silently; the exact parser refuses different values), has a key that is an array index (the
+ * object would list it first, out of text order), or a `__proto__` key (which assignment would
+ * not set). Otherwise the walk meets the numbers in text order, and each is replaced by the
+ * exact value of its lexeme, as the scan located it.
+ */
+const parseFast = (text: string, scan: JsonScan): unknown => {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return NOT_FAST
+  }
+  const walk = { numbers: 0, objects: 0 }
+  const exact = exactValue(value, text, scan, walk)
+  return exact !== NOT_FAST && walk.numbers === scan.numbers.length && walk.objects === scan.memberCounts.length
+    ? exact
+    : NOT_FAST
+}
+
+const NOT_FAST: unique symbol = Symbol('not fast')
+
+const exactValue = (value: unknown, text: string, scan: JsonScan, walk: { numbers: number; objects: number }): unknown => {
+  if (typeof value === 'number') {
+    const start = scan.numbers[walk.numbers] ?? 0
+    const end = scan.numbers[walk.numbers + 1] ?? 0
+    walk.numbers += 2
+    if (start >= 0) return parseNumber(text.slice(start, end))
+    // Digits only: an integer, which JSON.parse read exactly when it is a safe one, and which
+    // BigInt reads exactly from the text when it has no more digits than an int64.
+    if (Number.isSafeInteger(value)) return BigInt(value)
+    return end + start + 1 <= INT64_DIGITS ? BigInt(text.slice(-start - 1, end)) : parseNumber(text.slice(-start - 1, end))
+  }
+  if (typeof value !== 'object' || value === null) return value
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item = exactValue(value[i], text, scan, walk)
+      if (item === NOT_FAST) return NOT_FAST
+      value[i] = item
+    }
+    return value
+  }
+  const object = value as Record<string, unknown>
+  const keys = Object.keys(object)
+  if (keys.length !== scan.memberCounts[walk.objects++]) return NOT_FAST
+  for (const key of keys) {
+    if (isDigit(key.charCodeAt(0)) || key === '__proto__') return NOT_FAST
+    const member = exactValue(object[key], text, scan, walk)
+    if (member === NOT_FAST) return NOT_FAST
+    object[key] = member
+  }
+  return object
+}
+
+// The longest int64 written in digits: -9223372036854775808.
+const INT64_DIGITS = 20
+
+const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39
 
 // fatal: a byte sequence that is not UTF-8 throws instead of turning into U+FFFD.
 const utf8 = new TextDecoder('utf-8', { fatal: true })

@@ -9,13 +9,18 @@ export const sendProblem = (ctx: Koa.Context, problem: Problem): void => {
   sendJson(ctx, status, body)
 }
 
+// What Koa would answer for an object body, set here once: given an object, Koa looks the type up
+// by extension and serialises the body only when it responds, which costs more per response.
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
+
 /**
  * Answers with a JSON document, serialised here rather than by Koa after the middleware has
- * returned: a body that cannot be serialised then throws inside the error boundary.
+ * returned: a body that cannot be serialised then throws inside the error boundary. The type is
+ * set before the body, or Koa would take a string body for text.
  */
 export const sendJson = (ctx: Koa.Context, status: number, body: unknown): void => {
   const json = JSON.stringify(body)
   ctx.status = status
-  ctx.type = 'application/json'
+  ctx.set('Content-Type', JSON_CONTENT_TYPE)
   ctx.body = json
 }
