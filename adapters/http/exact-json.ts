@@ -15,7 +15,8 @@ export const DEFAULT_JSON_LIMITS: JsonLimits = { maxNumberLength: 100, maxDepth:
 /**
  * Parses a JSON text from its UTF-8 bytes, keeping every integer exact: a number whose exact value
  * is an integer becomes a `bigint` (so 9007199254740993 stays itself, and 1.0 and 1e2 are the
- * integers 1 and 100); any other number becomes a `number`. Bytes that are not UTF-8 are refused
+ * integers 1 and 100); any other number becomes a `number`, and NaN where the nearest double would
+ * be an integer (1.0000000000000000001), so no value claims to be an integer the text is not. Bytes that are not UTF-8 are refused
  * (RFC 8259 section 8.1), as are duplicate keys with different values, which JSON.parse would
  * settle silently by keeping the last. A text nested deeper or holding a longer number than the
  * limits allow is refused after one linear scan, before any parsing: the work per byte stays
@@ -131,9 +132,18 @@ const parseNumber = (lexeme: string): bigint | number => {
   // any exponent a double would round is far beyond MAX_INTEGER_DIGITS either way.
   const exponent = exponentAt === -1 ? 0 : Number(lexeme.slice(exponentAt + 1))
   const scale = exponent - fractionLength + (digits.length - end)
-  if (scale < 0 || end - first + scale > MAX_INTEGER_DIGITS) return Number(lexeme)
+  if (scale < 0) return fraction(lexeme)
+  if (end - first + scale > MAX_INTEGER_DIGITS) return Number(lexeme)
   const significant = BigInt(digits.slice(first, end))
   return (negative ? -significant : significant) * 10n ** BigInt(scale)
+}
+
+// A number that is not an integer, as a double. Where the double would be integral (the text
+// 1.0000000000000000001 rounds to 1), it would claim an integer value the text does not have, and
+// a reader could not tell it from an integer: NaN says "a number, not an integer" without that lie.
+const fraction = (lexeme: string): number => {
+  const value = Number(lexeme)
+  return Number.isInteger(value) ? Number.NaN : value
 }
 
 const describeSyntaxError = (error: unknown): string => {
