@@ -16,7 +16,8 @@ export const closeConnectionWhenDone =
     try {
       await next()
     } finally {
-      if (draining() || !(await hasArrived(ctx.req))) ctx.set('Connection', 'close')
+      // Most requests are complete by now: they pay no extra turn of the event loop.
+      if (draining() || (!ctx.req.complete && !(await hasArrived(ctx.req)))) ctx.set('Connection', 'close')
     }
   }
 
@@ -24,7 +25,6 @@ export const closeConnectionWhenDone =
 // body sent along with the headers but refused at once is given that turn before it counts as
 // still arriving.
 const hasArrived = async (req: Koa.Context['req']): Promise<boolean> => {
-  if (req.complete) return true
   await nextTurn()
   return req.complete
 }

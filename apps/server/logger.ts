@@ -1,6 +1,7 @@
 import { pino, type DestinationStream, type Logger as Pino } from 'pino'
 import type { Logger } from '../../adapters/http/index.js'
 import type { LogLevel } from './env-codecs.js'
+import { makeIsoTime } from './iso-time.js'
 
 /**
  * Credentials and cookies, wherever a line might carry them: at the top level, in `headers`, and
@@ -25,7 +26,7 @@ export const makePino = (level: LogLevel, destination: DestinationStream = pino.
     {
       level,
       base: null,
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: makeIsoTime(),
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
     },
