@@ -1,3 +1,4 @@
+import { METHODS } from 'node:http'
 import Router from '@koa/router'
 import Koa from 'koa'
 import type { Authenticator, PlantStore } from '../../core/index.js'
@@ -59,7 +60,7 @@ export const createHttpApp = ({
   // Paths match exactly as written: /PLANTS and /plants/ are other paths, answered 404.
   const router = new Router({ sensitive: true, strict: true })
   router.post(plants, createPlantRoute({ plantStore, authenticator, readJsonBody: makeJsonBodyReader(bodyLimitBytes, jsonLimits) }))
-  router.all(plants, rejectOtherMethods(['POST']))
+  refuseOtherMethods(router, plants, ['POST'])
   for (const [path, handler] of [
     ['/openapi.json', async (ctx: Koa.Context) => sendJson(ctx, 200, document)],
     ['/healthz', healthz()],
@@ -67,7 +68,7 @@ export const createHttpApp = ({
     ...docsAssets().map(({ path, handler }) => [path, handler] as const),
   ] as const) {
     router.get(path, handler)
-    router.all(path, rejectOtherMethods(['GET', 'HEAD']))
+    refuseOtherMethods(router, path, ['GET', 'HEAD'])
   }
 
   const app = new Koa()
@@ -78,4 +79,15 @@ export const createHttpApp = ({
   app.use(router.routes())
   app.use(notFound())
   return app
+}
+
+// Every other method answers 405, from a route registered for those methods only: an `all` route
+// would also match the served method, and the router builds a chain of every layer a request
+// matches, on every request.
+const refuseOtherMethods = (router: Router, path: string, allowed: ReadonlyArray<string>): void => {
+  router.register(
+    path,
+    METHODS.filter((method) => !allowed.includes(method)),
+    rejectOtherMethods(allowed),
+  )
 }
