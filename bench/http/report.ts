@@ -104,7 +104,7 @@ export const renderReport = (
   ]
   const has = (key: ServerKey) => servers.some((s) => s.key === key)
   if (hasService && (has('koa') || has('express') || has('fastify'))) {
-    lines.push('', 'Goal of issue 11, the service against references in the same rounds:')
+    lines.push('', 'The performance goal, the service against references in the same rounds:')
     if (has('koa')) {
       lines.push(
         goalLine('server CPU per request vs Koa', ratioOf(rounds, 'koa', (m) => m.cpuUsPerRequest), 1.15, true),
