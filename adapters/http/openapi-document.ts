@@ -110,7 +110,7 @@ const ERROR_ANSWERS = {
     problems: [unsupportedMediaType('Send the request body as application/json.')],
     description:
       'The Content-Type is not JSON (`application/json` or `application/*+json`), names a charset ' +
-      'other than UTF-8, or the Content-Encoding is neither gzip nor deflate.',
+      'other than UTF-8, or the Content-Encoding is none of gzip, deflate, br and identity (named in any case).',
   },
   InternalError: {
     problems: [unexpectedFailure(new Error('a defect'))],

@@ -3,18 +3,23 @@ import type { Registry } from 'prom-client'
 
 /**
  * A request handler for a listener of its own (never the public one): `GET /metrics` answers the
- * registry in Prometheus's text format; anything else is 404.
+ * registry in Prometheus's text format; anything else is 404, and a registry that cannot be read
+ * 500, each as the API's Error document `{"error": status, "message": ...}`.
  */
 export const metricsRequestHandler =
   (registry: Registry) =>
   (req: IncomingMessage, res: ServerResponse): void => {
     const path = (req.url ?? '').split('?')[0]
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
-      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Metrics are at GET /metrics.\n')
+      answerError(res, 404, 'Metrics are at GET /metrics.')
       return
     }
     registry.metrics().then(
       (text) => res.writeHead(200, { 'Content-Type': registry.contentType }).end(req.method === 'HEAD' ? undefined : text),
-      () => res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Metrics could not be collected.\n'),
+      () => answerError(res, 500, 'Metrics could not be collected.'),
     )
   }
+
+const answerError = (res: ServerResponse, status: 404 | 500, message: string): void => {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: status, message }))
+}

@@ -7,7 +7,7 @@ import {
   makePlantStoreMetrics,
   metricsRequestHandler,
 } from '../../adapters/prometheus/index.js'
-import type { HttpObserver } from '../../adapters/http/index.js'
+import { requestIdFrom, type HttpObserver } from '../../adapters/http/index.js'
 import type { KeySetObserver } from '../../adapters/jwt/index.js'
 import type { Authenticator, PlantStore } from '../../core/index.js'
 
@@ -29,7 +29,15 @@ export const prometheusInstrumentation = (): Instrumentation => {
     authenticator: (authenticator) => instrumentAuthenticator(authenticator, metrics),
     http: httpRequestRecorder(metrics),
     keySet: keySetFetchRecorder(metrics),
-    server: () => createServer(metricsRequestHandler(metrics.registry)),
+    server: () => {
+      const answer = metricsRequestHandler(metrics.registry)
+      // Every answer carries X-Request-Id, the metrics listener's too, chosen as the API's are.
+      return createServer((req, res) => {
+        const sent = req.headers['x-request-id']
+        res.setHeader('X-Request-Id', requestIdFrom(typeof sent === 'string' ? sent : ''))
+        answer(req, res)
+      })
+    },
   }
 }
 

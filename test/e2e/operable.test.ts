@@ -138,7 +138,13 @@ describe('operating the service: logs, request ids and metrics from the running 
     await expectErrorDocument(await post(url, '{"id":3,"name":"other"}'), 409)
     await expectErrorDocument(await post(url, '{"id":9,"name":"x"}', { Authorization: 'Bearer wrong-token-0123456789' }), 401)
     await expectErrorDocument(await fetch(`${url}/metrics`), 404) // the public port exposes nothing new
-    const samples = parsePrometheusText(await (await fetch(metricsUrl)).text())
+    // The metrics listener's answers carry X-Request-Id too, and refuse with an Error document.
+    const scrape = await fetch(metricsUrl, { headers: { 'X-Request-Id': 'scrape-1' } })
+    expect(scrape.headers.get('x-request-id')).to.equal('scrape-1')
+    const elsewhere = await fetch(metricsUrl.replace(/\/metrics$/, '/elsewhere'))
+    expect(elsewhere.headers.get('x-request-id')).to.be.a('string').with.length.above(0)
+    await expectErrorDocument(elsewhere, 404)
+    const samples = parsePrometheusText(await scrape.text())
     const requests = (status: string) => valueOf(samples, 'plant_store_http_requests_total', { route: '/plants', method: 'POST', status })
     expect([requests('200'), requests('409'), requests('401')]).to.deep.equal([6, 1, 1])
     expect(valueOf(samples, 'plant_store_http_requests_total', { route: 'unmatched', method: 'GET', status: '404' })).to.equal(1)

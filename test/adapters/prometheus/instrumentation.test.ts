@@ -20,6 +20,7 @@ import { authenticatorAnswering, bearerToken } from '../../support/fakes.js'
 import { postPlant, startTestApp, TOKEN } from '../../support/http-app.js'
 import { parsePrometheusText, valueOf, type Sample } from '../../support/prometheus-text.js'
 import { plant } from '../../support/plants.js'
+import { expectErrorDocument } from '../../support/responses.js'
 
 const scrape = async (metrics: PlantStoreMetrics): Promise<ReadonlyArray<Sample>> => parsePrometheusText(await metrics.registry.metrics())
 
@@ -150,6 +151,7 @@ describe('Prometheus instrumentation', function () {
       ])
       expect((await fetch(`${url}/`)).status).to.equal(404)
       expect((await fetch(`${url}/metrics`, { method: 'POST' })).status).to.equal(404)
+      await expectErrorDocument(await fetch(`${url}/elsewhere`), 404)
     } finally {
       server.close()
     }
