@@ -17,7 +17,7 @@ import type { Identity } from './principal.js'
 export const firstAccepting = (authenticators: ReadonlyNonEmptyArray<Authenticator>): Authenticator => {
   const [first, ...rest] = authenticators
   // Alone, the first is the answer: no fold over the others is built on every request.
-  if (rest.length === 0) return { verify: (token: BearerToken) => first.verify(token) }
+  if (rest.length === 0) return first
   return {
     verify: (token: BearerToken) =>
       rest.reduce<TE.TaskEither<AuthError, Identity>>(

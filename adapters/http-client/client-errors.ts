@@ -37,7 +37,8 @@ export interface UnexpectedResponse {
 /**
  * An Error document that no domain error stands for: 500 (the service failed; the cause is in its
  * log), 413 (the body is over the service's limit), or a 400, 404, 405, 408, 415 or 431 that says
- * the request did not reach the operation as this client sends it (a wrong `baseUrl`, say).
+ * the request did not reach the operation as this client sends it (a wrong `baseUrl`, say); 417
+ * and 501 refuse requests this client never makes (an `Expect` header, CONNECT).
  */
 export interface ServiceError {
   readonly _tag: 'ServiceError'

@@ -24,7 +24,7 @@ export interface Answer {
 }
 
 // Statuses the service answers with an Error document that no domain error stands for.
-const SERVICE_ERROR_STATUSES = new Set([404, 405, 408, 413, 415, 431, 500])
+const SERVICE_ERROR_STATUSES = new Set([404, 405, 408, 413, 415, 417, 431, 500, 501])
 
 // The service's 503 for an unreachable identity provider starts so; every other 503 is storage's.
 const IDENTITY_PROVIDER_503 = 'The identity provider'

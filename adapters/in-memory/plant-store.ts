@@ -45,24 +45,27 @@ const PER_PLANT_BYTES = 160
  * A replay is answered whatever the bounds: only a new plant can find the store full.
  */
 export const makeInMemoryPlantStore = (limits: Partial<InMemoryLimits> = {}): InMemoryPlantStore => {
-  const { maxPlants, maxBytes } = { ...DEFAULT_IN_MEMORY_LIMITS, ...limits }
+  // Field by field: a limit given as `undefined` (from JavaScript, say) keeps its default, not no bound.
+  const maxPlants = limits.maxPlants ?? DEFAULT_IN_MEMORY_LIMITS.maxPlants
+  const maxBytes = limits.maxBytes ?? DEFAULT_IN_MEMORY_LIMITS.maxBytes
   const plants = new Map<bigint, NewPlant>()
   let bytes = 0
-  const fullFor = (plant: NewPlant): string | undefined => {
+  const fullFor = (size: number): string | undefined => {
     if (plants.size >= maxPlants) return `${maxPlants} plants`
-    if (bytes + estimatedBytes(plant) > maxBytes) return `${maxBytes} bytes`
+    if (bytes + size > maxBytes) return `${maxBytes} bytes`
     return undefined
   }
   const insertNow = (plant: NewPlant): E.Either<StoreError, InsertOutcome> => {
     const stored = plants.get(plant.id)
     if (stored !== undefined) return E.right(alreadyStored(stored))
-    const full = fullFor(plant)
+    const size = estimatedBytes(plant)
+    const full = fullFor(size)
     if (full !== undefined) return E.left(storageFull(full))
     // A copy, so the caller's object cannot change what is stored. Not frozen: freezing makes
     // V8 keep each plant in a slower, larger shape (about twice the bytes, `npm run bench`).
     const copy = { ...plant }
     plants.set(plant.id, copy)
-    bytes += estimatedBytes(copy)
+    bytes += size
     return E.right(inserted(copy))
   }
   return {

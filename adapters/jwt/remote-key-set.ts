@@ -13,7 +13,8 @@ import type { JwksKeySource } from './options.js'
 const DEFAULT_COOLDOWN_MS = 30_000
 const DEFAULT_TIMEOUT_MS = 5_000
 const DEFAULT_CACHE_MAX_AGE_MS = 600_000
-const DEFAULT_MAX_FETCHES_PER_MINUTE = 6
+/** At most this many key-set fetches start in any minute, unless the source says otherwise. */
+export const DEFAULT_MAX_FETCHES_PER_MINUTE = 6
 
 /**
  * The key set cannot be fetched and no cached key fits the token. The fault lies with the
@@ -96,23 +97,26 @@ const guardedFetch = (backoffMs: number, maxPerMinute: number, observer: KeySetO
     started.push(now)
     const fetchStarted = performance.now()
     const seconds = () => (performance.now() - fetchStarted) / 1000
+    let answered: Response
+    let body = ''
     try {
-      const response = await fetch(url, init)
-      if (response.status !== 200) {
-        fail(new Error(`the key set answered HTTP ${response.status}`))
-        observer.keySetFetched('failed', seconds())
-        return response
-      }
-      const body = await response.text()
-      const keySet = isKeySet(body)
-      if (!keySet) fail(new Error('the key set URL answered 200 with something that is not a JSON Web Key Set'))
-      observer.keySetFetched(keySet ? 'ok' : 'failed', seconds())
-      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
+      answered = await fetch(url, init)
+      if (answered.status === 200) body = await answered.text()
     } catch (error) {
       fail(error)
       observer.keySetFetched('failed', seconds())
       throw error
     }
+    // Reported outside the fetch's guard: an observer that throws is not a failed fetch.
+    if (answered.status !== 200) {
+      fail(new Error(`the key set answered HTTP ${answered.status}`))
+      observer.keySetFetched('failed', seconds())
+      return answered
+    }
+    const keySet = isKeySet(body)
+    if (!keySet) fail(new Error('the key set URL answered 200 with something that is not a JSON Web Key Set'))
+    observer.keySetFetched(keySet ? 'ok' : 'failed', seconds())
+    return new Response(body, { status: answered.status, statusText: answered.statusText, headers: answered.headers })
   }
 }
 

@@ -85,9 +85,10 @@ const connectionOver = (first: MongoClient, settings: MongoConnectionSettings): 
 
   // New calls go to a fresh client at once; the old one is closed when its calls have answered.
   const replaceClient = (): void => {
+    if (closing !== undefined) return
     const fresh = newClient(settings)
     // The settings made a client before, so they make one again; if not, keep the one there is.
-    if (E.isLeft(fresh) || closing !== undefined) return
+    if (E.isLeft(fresh)) return
     const retired = current
     current = inUse(fresh.right, settings)
     const closed: Promise<void> = closeAfterInFlight(retired).finally(() => retiring.delete(closed))
@@ -105,12 +106,14 @@ const connectionOver = (first: MongoClient, settings: MongoConnectionSettings): 
       return work({ db: on.db, plants: on.plants, signal })
     })
     on.inFlight.add(call)
+    // Only the current client's calls speak for it: a late answer from a client already retired
+    // must neither reset the fresh one's clock nor retire it.
     try {
       const result = await call
-      watchdog.succeeded()
+      if (on === current) watchdog.succeeded()
       return result
     } catch (error) {
-      if (meansStorageUnavailable(error) && watchdog.failedUnavailable()) replaceClient()
+      if (on === current && meansStorageUnavailable(error) && watchdog.failedUnavailable()) replaceClient()
       throw error
     } finally {
       on.inFlight.delete(call)

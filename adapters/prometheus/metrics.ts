@@ -39,13 +39,13 @@ export const makePlantStoreMetrics = (): PlantStoreMetrics => {
     }),
     plants: new Counter({
       name: 'plant_store_plants_total',
-      help: 'Plants asked to be stored, by outcome: created, replayed (the same plant again) or conflict (another plant under the id).',
+      help: 'Plants asked to be stored that storage answered, by outcome: created, replayed (the same plant again) or conflict (another plant under the id).',
       labelNames: ['outcome'],
       registers,
     }),
     storageCalls: new Histogram({
       name: 'plant_store_storage_call_duration_seconds',
-      help: 'Storage calls and their latency, by operation (insert, check_ready) and outcome (ok, unavailable, defect).',
+      help: 'Storage calls and their latency, by operation (insert, check_ready) and outcome (ok, unavailable, full, defect).',
       labelNames: ['operation', 'outcome'],
       buckets: LATENCY_BUCKETS,
       registers,

@@ -8,6 +8,7 @@ import * as t from 'io-ts'
 import {
   algorithmsForKey,
   ASYMMETRIC_ALGORITHMS,
+  DEFAULT_MAX_FETCHES_PER_MINUTE,
   HMAC_ALGORITHMS,
   minimumSecretBytes,
   parsePublicKeyPem,
@@ -89,8 +90,6 @@ const AlgorithmNames = setting('AlgorithmNames', 'a comma-separated list of algo
 const RequiredScope = setting('RequiredScope', 'one OAuth scope (printable ASCII, no space, quote or backslash)', (text) =>
   ScopeToken.is(text) ? text : undefined,
 )
-
-const DEFAULT_MAX_FETCHES_PER_MINUTE = 6
 
 const FetchesPerMinute = setting('FetchesPerMinute', 'a whole number of fetches from 1 to 600', (text) => {
   const fetches = /^\d{1,3}$/.test(text) ? Number(text) : Number.NaN
