@@ -21,6 +21,9 @@ export const answerClientError = (error: Error & { code?: string }, socket: Dupl
 
 /** Writes the Error document of a problem straight on a socket, with `Connection: close`, and ends it. */
 export const answerOnSocket = (socket: Duplex, problem: RequestProblem): void => {
+  // Node takes its own error listener off a socket it hands over (a CONNECT's): a reset from the
+  // client would then be an unheard 'error', and an unheard error ends the process.
+  socket.on('error', () => socket.destroy())
   // The client's end of a connection answered already (408, say) reaches Node as one more parse
   // error; the first answer stands.
   if (answered.has(socket) || !socket.writable) {

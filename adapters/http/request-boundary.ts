@@ -42,7 +42,8 @@ export const requestBoundary =
 // Headers set before the throw (a WWW-Authenticate, say) belong to an answer that is not sent.
 const answerDefect = (ctx: Koa.Context, requestId: string, error: unknown): void => {
   if (ctx.headerSent) return
-  for (const name of ctx.res.getHeaderNames()) ctx.res.removeHeader(name)
+  // Except Connection: a close decided for the connection (a body left unread, a drain) stands.
+  for (const name of ctx.res.getHeaderNames()) if (name !== 'connection') ctx.res.removeHeader(name)
   ctx.set('X-Request-Id', requestId)
   sendProblem(ctx, unexpectedFailure(error))
 }

@@ -21,6 +21,16 @@ export const readRequestBytes = (req: IncomingMessage, limitBytes: number): Prom
   // what arrives, only when nothing is coded.
   const length = coding === 'identity' && declared ? Number.parseInt(declared, 10) : undefined
   if (length !== undefined && length > limitBytes) return Promise.resolve(E.left(payloadTooLarge(limitBytes)))
+  // The coded bytes are bounded too: a stream of empty deflate blocks decodes to nothing, and
+  // counted only once decoded it would be read for as long as the client cares to send it. No
+  // coding makes data within the limit larger than this once coded.
+  const codedLimit = limitBytes + CODING_OVERHEAD_BYTES
+  if (coding !== 'identity' && declared && Number.parseInt(declared, 10) > codedLimit) {
+    return Promise.resolve(E.left(payloadTooLarge(limitBytes)))
+  }
+  // The client may have gone (or the request timeout cut it) while the request waited for its
+  // authentication: its 'aborted' is past, so no listener would hear it.
+  if (req.destroyed || req.readableAborted) return Promise.resolve(E.left(problemAnsweredOn(req.socket) ?? truncated))
   const stream = decodedStream(req, coding)
   if (stream === undefined) {
     return Promise.resolve(E.left(unsupportedMediaType('The Content-Encoding of the request body is not supported.')))
@@ -35,12 +45,18 @@ export const readRequestBytes = (req: IncomingMessage, limitBytes: number): Prom
       stream.off('error', onError)
       stream.off('close', cleanUp)
       req.off('aborted', onAborted)
+      req.off('data', onCodedData)
       // Left in the stream, the rest of a refused body is not read: the connection closes instead.
       if (E.isLeft(outcome)) stream.pause()
       // A decoder left behind may still meet bad data in what was already written to it; its
       // error has no one to tell, and unheard it would end the process.
       if (stream !== req) stream.on('error', ignore)
       resolve(outcome)
+    }
+    let coded = 0
+    const onCodedData = (chunk: Buffer): void => {
+      coded += chunk.length
+      if (coded > codedLimit) finish(E.left(payloadTooLarge(limitBytes)))
     }
     const onData = (chunk: Buffer): void => {
       received += chunk.length
@@ -63,6 +79,7 @@ export const readRequestBytes = (req: IncomingMessage, limitBytes: number): Prom
       stream.off('close', cleanUp)
     }
     req.on('aborted', onAborted)
+    if (stream !== req) req.on('data', onCodedData)
     stream.on('close', cleanUp)
     stream.on('end', onEnd)
     stream.on('error', onError)
@@ -73,6 +90,9 @@ export const readRequestBytes = (req: IncomingMessage, limitBytes: number): Prom
 }
 
 const ignore = (): void => {}
+
+// What gzip, deflate or br may add to data that does not compress (headers, block framing).
+const CODING_OVERHEAD_BYTES = 1024
 
 const truncated = malformedBody('the request body ended before its declared length')
 const undecodable = malformedBody('the request body does not decompress as its Content-Encoding says')
