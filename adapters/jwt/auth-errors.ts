@@ -6,15 +6,20 @@ import { KeySetUnavailable } from './remote-key-set.js'
  * The one place where a failure to verify a JWT becomes a domain error. What is wrong with the
  * token is `Unauthenticated`, with a detail fit for the client (never the token, never its
  * claims); an unreachable key set is `AuthenticationUnavailable`, keeping the cause for the log.
- * Anything else is a defect on this side (a bug, a key the configuration should have refused):
- * it is thrown again, so the task rejects and the caller's error boundary answers 500. Calling
- * it a 503 would invite retries that cannot help.
+ * A key the provider published that cannot be used (an RSA key under 2048 bits, EC points off
+ * the curve: jose says so with a TypeError or a DOMException) is the provider's fault too, when
+ * the keys come from its key set. Anything else is a defect on this side (a bug, a key the
+ * configuration should have refused): it is thrown again, so the task rejects and the caller's
+ * error boundary answers 500. Calling it a 503 would invite retries that cannot help.
  */
-export const toAuthError = (failure: unknown): AuthError => {
+export const toAuthError = (failure: unknown, keysFromProvider = false): AuthError => {
   if (failure instanceof KeySetUnavailable) return authenticationUnavailable(failure.cause)
   if (failure instanceof errors.JOSEError) return unauthenticated('Invalid', describeRefusal(failure))
+  if (keysFromProvider && isUnusableKey(failure)) return authenticationUnavailable(failure)
   throw failure
 }
+
+const isUnusableKey = (failure: unknown): boolean => failure instanceof TypeError || failure instanceof DOMException
 
 const describeRefusal = (failure: errors.JOSEError): string => {
   if (failure instanceof errors.JWTExpired) return 'The access token has expired.'

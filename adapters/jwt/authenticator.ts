@@ -21,6 +21,7 @@ export const makeJwtAuthenticator = (
   keySetObserver: KeySetObserver = ignoreKeySetFetches,
 ): Authenticator => {
   const keys = verificationKeys(options.keys, keySetObserver)
+  const keysFromProvider = options.keys._tag === 'Jwks'
   const checks: JWTVerifyOptions = {
     algorithms: [...options.keys.algorithms],
     issuer: options.issuer,
@@ -33,7 +34,7 @@ export const makeJwtAuthenticator = (
       pipe(
         // toAuthError throws a defect again: the task then rejects instead of answering a Left.
         (): Promise<E.Either<AuthError, JWTVerifyResult>> =>
-          jwtVerify(token, keys, checks).then(E.right, (failure: unknown) => E.left(toAuthError(failure))),
+          jwtVerify(token, keys, checks).then(E.right, (failure: unknown) => E.left(toAuthError(failure, keysFromProvider))),
         TE.flatMapEither(({ payload }) => identityFromClaims(payload)),
         TE.flatMapEither(requireScope(options.requiredScope)),
       ),

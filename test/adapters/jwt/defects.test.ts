@@ -1,4 +1,5 @@
 import { expect } from 'chai'
+import { generateKeyPairSync, sign } from 'node:crypto'
 import { errors } from 'jose'
 import { toAuthError } from '../../../adapters/jwt/auth-errors.js'
 import { makeJwtAuthenticator, type JwtAuthenticatorOptions } from '../../../adapters/jwt/index.js'
@@ -6,6 +7,7 @@ import { KeySetUnavailable } from '../../../adapters/jwt/remote-key-set.js'
 import { BearerToken } from '../../../core/index.js'
 import { expectRight } from '../../support/either.js'
 import { postPlant, startTestApp, type TestApp } from '../../support/http-app.js'
+import { startJwksServer } from '../../support/jwt/jwks-server.js'
 import { AUDIENCE, ISSUER, issueToken, makeSigningKey } from '../../support/jwt/tokens.js'
 import { expectErrorDocument } from '../../support/responses.js'
 
@@ -27,6 +29,29 @@ describe('JWT verification: outages versus defects', function () {
       expect(() => toAuthError(failure)).to.throw().that.equals(failure)
     })
   }
+
+  it("answers 503, not 500, when the provider's key set publishes a key that cannot be used", async function () {
+    // An RSA key of 1024 bits: jose refuses to verify with it (a TypeError), and to sign with it,
+    // so the token is signed here with Node's own RSA.
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 1024 })
+    const jwks = await startJwksServer([{ ...publicKey.export({ format: 'jwk' }), kid: 'short', alg: 'RS256', use: 'sig' }])
+    try {
+      const part = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url')
+      const now = Math.floor(Date.now() / 1000)
+      const signed = `${part({ alg: 'RS256', kid: 'short' })}.${part({ iss: ISSUER, aud: AUDIENCE, sub: 'user-1', exp: now + 300 })}`
+      const token = `${signed}.${sign('RSA-SHA256', Buffer.from(signed), privateKey).toString('base64url')}`
+      const authenticator = makeJwtAuthenticator({
+        keys: { _tag: 'Jwks', url: jwks.url, algorithms: ['RS256'] },
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        clockToleranceSeconds: 30,
+      })
+      const answer = await authenticator.verify(expectRight(BearerToken.decode(token)))()
+      expect(answer).to.have.nested.property('left._tag', 'AuthenticationUnavailable')
+    } finally {
+      await jwks.stop()
+    }
+  })
 
   describe('through the authenticator and the HTTP app', function () {
     let app: TestApp | undefined
