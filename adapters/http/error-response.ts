@@ -35,7 +35,7 @@ export const toErrorResponse = (problem: Problem): ErrorResponse => {
         'WWW-Authenticate': `${REALM}, error="insufficient_scope", scope="${problem.requiredScope}"`,
       })
     case 'RouteNotFound':
-      return answer(404, 'There is nothing at this path; the operation is POST /plants (see /openapi.json).')
+      return answer(404, 'There is nothing at this path; /openapi.json lists the operations.')
     case 'MethodNotAllowed':
       return answer(405, `Use ${problem.allowed.join(' or ')} here.`, { Allow: problem.allowed.join(', ') })
     case 'RequestTimeout':
@@ -54,7 +54,7 @@ export const toErrorResponse = (problem: Problem): ErrorResponse => {
     case 'HeadersTooLarge':
       return answer(431, 'The request headers are too large.')
     case 'MethodNotImplemented':
-      return answer(501, 'This service is not a proxy: CONNECT is not supported; the operation is POST /plants.')
+      return answer(501, 'This service is not a proxy: CONNECT is not supported; /openapi.json lists the operations.')
     case 'ShuttingDown':
       return answer(503, 'This instance is shutting down; send requests to another one.', { 'Retry-After': '1' })
     case 'StorageUnavailable':

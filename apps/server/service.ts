@@ -57,6 +57,11 @@ export const startService = async (config: ServiceConfig, log: Logger): Promise<
     await storage.close()
     return listened
   }
+  // Past the start, a listener's error (an accept failing for want of file descriptors, say) is
+  // logged, not left unheard: unheard, it would end the process and every request in it.
+  for (const listener of [server, metricsServer]) {
+    listener?.on('error', (error) => log.error('listener failed', { cause: String(error) }))
+  }
   const url = urlOf(server)
   log.info('listening', {
     url,
