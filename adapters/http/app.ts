@@ -9,13 +9,14 @@ import { createPlantRoute } from './create-plant-route.js'
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from './exact-json.js'
 import { makeJsonBodyReader } from './json-body.js'
 import type { Logger } from './logger.js'
-import { refuseUnknownExpectation } from './expectation.js'
-import { notFound, rejectOtherMethods, requireHost } from './middleware.js'
+import { expectationProblem } from './expectation.js'
+import { hostProblem, rejectOtherMethods } from './middleware.js'
 import { ignoreRequests, type HttpObserver } from './observer.js'
 import { openApiDocument } from './openapi-document.js'
 import { healthz, readyz } from './probe-routes.js'
 import { requestBoundary } from './request-boundary.js'
-import { sendJson } from './respond.js'
+import { sendJson, sendProblem } from './respond.js'
+import { routeRequests, type RouteRequest } from './route-requests.js'
 
 export interface HttpAppDeps {
   readonly plantStore: PlantStore
@@ -59,7 +60,8 @@ export const createHttpApp = ({
   const document = openApiDocument(basePath)
   // Paths match exactly as written: /PLANTS and /plants/ are other paths, answered 404.
   const router = new Router({ sensitive: true, strict: true })
-  router.post(plants, createPlantRoute({ plantStore, authenticator, readJsonBody: makeJsonBodyReader(bodyLimitBytes, jsonLimits) }))
+  const createPlantHandler = createPlantRoute({ plantStore, authenticator, readJsonBody: makeJsonBodyReader(bodyLimitBytes, jsonLimits) })
+  router.post(plants, createPlantHandler)
   refuseOtherMethods(router, plants, ['POST'])
   for (const [path, handler] of [
     ['/openapi.json', async (ctx: Koa.Context) => sendJson(ctx, 200, document)],
@@ -73,13 +75,24 @@ export const createHttpApp = ({
 
   const app = new Koa()
   app.use(requestBoundary({ log, observer }))
-  app.use(closeConnectionWhenDone(draining))
-  app.use(requireHost())
-  app.use(refuseUnknownExpectation())
-  app.use(router.routes())
-  app.use(notFound())
+  app.use(admitThenRoute(routeRequests({ method: 'POST', path: plants, handler: createPlantHandler }, router), draining))
   return app
 }
+
+// The checks every request passes, then its route, then the decision to keep its connection: as
+// plain calls inside one layer, since each Koa layer costs every request a dispatch and a promise.
+const admitThenRoute =
+  (route: RouteRequest, draining: () => boolean): Koa.Middleware =>
+  async (ctx) => {
+    try {
+      const refusal = hostProblem(ctx.req) ?? expectationProblem(ctx.req)
+      if (refusal === undefined) await route(ctx)
+      else sendProblem(ctx, refusal)
+    } finally {
+      const closing = closeConnectionWhenDone(ctx, draining)
+      if (closing !== undefined) await closing
+    }
+  }
 
 // Every other method answers 405, from a route registered for those methods only: an `all` route
 // would also match the served method, and the router builds a chain of every layer a request

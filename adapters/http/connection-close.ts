@@ -9,22 +9,21 @@ import type Koa from 'koa'
  *   a body that will be thrown away;
  * - the service is draining before it stops: each kept-alive client learns from its last
  *   response that the connection ends, instead of finding it closed under its next request.
+ * Called once the request has been answered. Most requests are complete by then: they get no
+ * promise to wait for, and pay no extra turn of the event loop.
  */
-export const closeConnectionWhenDone =
-  (draining: () => boolean): Koa.Middleware =>
-  async (ctx, next) => {
-    try {
-      await next()
-    } finally {
-      // Most requests are complete by now: they pay no extra turn of the event loop.
-      if (draining() || (!ctx.req.complete && !(await hasArrived(ctx.req)))) ctx.set('Connection', 'close')
-    }
+export const closeConnectionWhenDone = (ctx: Koa.Context, draining: () => boolean): Promise<void> | undefined => {
+  if (draining()) {
+    ctx.set('Connection', 'close')
+    return undefined
   }
+  return ctx.req.complete ? undefined : closeUnlessArrived(ctx)
+}
 
 // Node marks a request complete one turn of the event loop after parsing its last byte, so a
 // body sent along with the headers but refused at once is given that turn before it counts as
 // still arriving.
-const hasArrived = async (req: Koa.Context['req']): Promise<boolean> => {
+const closeUnlessArrived = async (ctx: Koa.Context): Promise<void> => {
   await nextTurn()
-  return req.complete
+  if (!ctx.req.complete) ctx.set('Connection', 'close')
 }

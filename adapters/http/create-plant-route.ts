@@ -19,11 +19,11 @@ export interface CreatePlantRouteDeps {
  * with `pipe` because this runs on every request, and composing would rebuild the same chain of
  * closures each time (fp-ts's `dual` copies its arguments on every call).
  */
-export const createPlantRoute = ({ plantStore, authenticator, readJsonBody }: CreatePlantRouteDeps): Koa.Middleware => {
+export const createPlantRoute = ({ plantStore, authenticator, readJsonBody }: CreatePlantRouteDeps): ((ctx: Koa.Context) => Promise<void>) => {
   const authenticateToken = authenticate({ authenticator })
   const create = createPlant({ plantStore })
   return async (ctx) => {
-    const token = bearerTokenFrom(ctx.get('Authorization') || undefined)
+    const token = bearerTokenFrom(ctx.req.headers.authorization)
     if (E.isLeft(token)) return sendProblem(ctx, token.left)
     const principal = await authenticateToken(token.right)()
     if (E.isLeft(principal)) return sendProblem(ctx, principal.left)

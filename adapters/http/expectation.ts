@@ -1,16 +1,13 @@
 import type Koa from 'koa'
-import { expectationFailed } from './request-problems.js'
-import { sendProblem } from './respond.js'
+import { expectationFailed, type RequestProblem } from './request-problems.js'
 
 /**
  * Refuses a request whose `Expect` header asks for anything but `100-continue` (RFC 9110 section
  * 10.1.1): 417, without reading its body.
  */
-export const refuseUnknownExpectation = (): Koa.Middleware => async (ctx, next) => {
-  const expectation = ctx.get('Expect')
-  if (expectation !== '' && expectation.trim().toLowerCase() !== '100-continue') {
-    sendProblem(ctx, expectationFailed)
-    return
-  }
-  await next()
+export const expectationProblem = (req: Koa.Context['req']): RequestProblem | undefined => {
+  const expectation = req.headers.expect
+  return expectation === undefined || expectation === '' || expectation.trim().toLowerCase() === '100-continue'
+    ? undefined
+    : expectationFailed
 }

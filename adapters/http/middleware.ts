@@ -1,18 +1,15 @@
 import type Koa from 'koa'
-import { malformedRequest, methodNotAllowed, routeNotFound } from './request-problems.js'
+import { malformedRequest, methodNotAllowed, type RequestProblem } from './request-problems.js'
 import { sendProblem } from './respond.js'
 
 /**
  * Refuses an HTTP/1.1 request without a Host header, and any request with more than one, as RFC
  * 9112 section 3.2 requires (Node keeps the first of several silently).
  */
-export const requireHost = (): Koa.Middleware => async (ctx, next) => {
-  if (hostHeaders(ctx.req.rawHeaders) > 1 || (ctx.req.httpVersionMajor === 1 && ctx.req.httpVersionMinor >= 1 && ctx.get('Host') === '')) {
-    sendProblem(ctx, malformedRequest)
-    return
-  }
-  await next()
-}
+export const hostProblem = (req: Koa.Context['req']): RequestProblem | undefined =>
+  hostHeaders(req.rawHeaders) > 1 || (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && !req.headers.host)
+    ? malformedRequest
+    : undefined
 
 /** Answers 405 with `Allow` for a path whose other methods are routed elsewhere. */
 export const rejectOtherMethods =
@@ -20,11 +17,6 @@ export const rejectOtherMethods =
   async (ctx) => {
     sendProblem(ctx, methodNotAllowed(allowed))
   }
-
-/** Answers 404 for any path no route claimed. */
-export const notFound = (): Koa.Middleware => async (ctx) => {
-  sendProblem(ctx, routeNotFound)
-}
 
 // Counted without building a list: this runs on every request.
 const hostHeaders = (rawHeaders: ReadonlyArray<string>): number => {

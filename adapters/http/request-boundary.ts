@@ -5,6 +5,7 @@ import type { HttpObserver } from './observer.js'
 import { requestIdFrom } from './request-id.js'
 import { unexpectedFailure } from './request-problems.js'
 import { sendProblem } from './respond.js'
+import { routeOf } from './route-requests.js'
 
 export interface RequestBoundaryDeps {
   readonly log: Logger
@@ -22,8 +23,9 @@ export const requestBoundary =
   ({ log, observer }: RequestBoundaryDeps): Koa.Middleware =>
   async (ctx, next) => {
     const started = performance.now()
-    const requestId = requestIdFrom(ctx.get('X-Request-Id'))
-    ctx.set('X-Request-Id', requestId)
+    const sent = ctx.req.headers['x-request-id']
+    const requestId = requestIdFrom(typeof sent === 'string' ? sent : undefined)
+    ctx.res.setHeader('X-Request-Id', requestId)
     try {
       await next()
     } catch (error) {
@@ -32,7 +34,7 @@ export const requestBoundary =
     const ms = performance.now() - started
     const route = routeOf(ctx)
     try {
-      observer.requestFinished(route, methodLabel(ctx.method), ctx.status, ms / 1000)
+      observer.requestFinished(route, methodLabel(ctx.req.method ?? ''), ctx.status, ms / 1000)
     } catch (error) {
       logSafely(log, 'error', 'request observer failed', { requestId, cause: describeCause(error) })
     }
@@ -91,12 +93,6 @@ const logSafely = (log: Logger, level: keyof Logger, message: string, fields: Re
       // Nowhere left to report to.
     }
   }
-}
-
-// @koa/router records the pattern of the route that answered; no route means the 404.
-const routeOf = (ctx: Koa.Context): string => {
-  const matched: unknown = (ctx as { _matchedRoute?: unknown })._matchedRoute
-  return typeof matched === 'string' ? matched : 'unmatched'
 }
 
 const STANDARD_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'CONNECT'])

@@ -9,4 +9,5 @@ export const REQUEST_ID_PATTERN = '^[A-Za-z0-9\\-._~:/+=@]{1,128}$'
 const WELL_FORMED = new RegExp(REQUEST_ID_PATTERN)
 
 /** The incoming `X-Request-Id` when it is well-formed, otherwise a fresh random UUID. */
-export const requestIdFrom = (header: string): string => (WELL_FORMED.test(header) ? header : randomUUID())
+export const requestIdFrom = (header: string | undefined): string =>
+  header !== undefined && WELL_FORMED.test(header) ? header : randomUUID()

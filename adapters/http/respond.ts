@@ -5,7 +5,7 @@ import { toErrorResponse, type Problem } from './error-response.js'
 export const sendProblem = (ctx: Koa.Context, problem: Problem): void => {
   const { status, headers, body } = toErrorResponse(problem)
   ctx.state['problem'] = problem
-  ctx.set(headers)
+  ctx.response.set(headers)
   sendJson(ctx, status, body)
 }
 
@@ -20,7 +20,9 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
  */
 export const sendJson = (ctx: Koa.Context, status: number, body: unknown): void => {
   const json = JSON.stringify(body)
-  ctx.status = status
-  ctx.set('Content-Type', JSON_CONTENT_TYPE)
-  ctx.body = json
+  // Through ctx.response rather than ctx's delegating accessors, which cost each call an `apply`.
+  const { response } = ctx
+  response.status = status
+  response.set('Content-Type', JSON_CONTENT_TYPE)
+  response.body = json
 }

@@ -1,0 +1,42 @@
+import type Router from '@koa/router'
+import type Koa from 'koa'
+import { routeNotFound } from './request-problems.js'
+import { sendProblem } from './respond.js'
+
+/** The one route the service exists for, matched ahead of the router. */
+export interface Operation {
+  readonly method: string
+  /** The request target it answers exactly: a literal path, without a query. */
+  readonly path: string
+  readonly handler: (ctx: Koa.Context) => Promise<void>
+}
+
+/** Sends a request to its route; what no route claims is answered 404. */
+export type RouteRequest = (ctx: Koa.Context) => Promise<void>
+
+/**
+ * Sends a request to its route. The operation is matched first, by its method and its exact
+ * request target: it is the one route under load, and the router, on every request, tests the
+ * path against each of its routes and composes the layers that match anew. The router holds the
+ * operation too, so a target the exact match does not take (one with a query, say) is answered
+ * by the same handler, and the two ways in cannot disagree.
+ */
+export const routeRequests = (operation: Operation, router: Router): RouteRequest => {
+  const routes = router.routes()
+  return (ctx) => {
+    if (ctx.req.url === operation.path && ctx.req.method === operation.method) {
+      ctx.state['route'] = operation.path
+      return operation.handler(ctx)
+    }
+    return routes(ctx as Parameters<typeof routes>[0], async () => sendProblem(ctx, routeNotFound)) as Promise<void>
+  }
+}
+
+/** The route pattern that answered a request, as its log line and its metrics name it. */
+export const routeOf = (ctx: Koa.Context): string => {
+  const exact: unknown = ctx.state['route']
+  if (typeof exact === 'string') return exact
+  // @koa/router records the pattern of the route that answered; no route means the 404.
+  const matched: unknown = (ctx as { _matchedRoute?: unknown })._matchedRoute
+  return typeof matched === 'string' ? matched : 'unmatched'
+}
