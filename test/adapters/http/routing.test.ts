@@ -1,5 +1,6 @@
 import { expect } from 'chai'
 import { createHttpApp } from '../../../adapters/http/index.js'
+import { type InMemoryPlantStore } from '../../../adapters/in-memory/index.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { storageUnavailable, type PlantStore } from '../../../core/index.js'
 import { TOKEN, postPlant, startTestApp, type TestApp } from '../../support/http-app.js'
@@ -27,6 +28,29 @@ describe('routes beside the operation', function () {
     const response = await fetch(`${app.url}/plants`, { method: 'HEAD' })
     expect(response.status).to.equal(405)
     expect(response.headers.get('allow')).to.equal('POST')
+  })
+
+  it('answers POST /plants with a query string as it answers POST /plants, under the same route name', async function () {
+    const plain = await fetch(`${app.url}/plants`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+      body: '{"id":1,"name":"Fern"}',
+    })
+    await expectPlant(plain, { name: 'Fern' })
+    const queried = await fetch(`${app.url}/plants?source=catalogue`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+      body: '{"id":2,"name":"Moss"}',
+    })
+    await expectPlant(queried, { name: 'Moss' })
+    expect((app.deps.plantStore as InMemoryPlantStore).all().map((plant) => plant.id)).to.deep.equal([1n, 2n])
+    const unauthenticated = await fetch(`${app.url}/plants?source=catalogue`, { method: 'POST', body: '{}' })
+    await expectErrorDocument(unauthenticated, 401)
+    expect(app.log.lines.filter((line) => line['msg'] === 'request' && line['method'] === 'POST').map((line) => [line['route'], line['status']])).to.deep.equal([
+      ['/plants', 200],
+      ['/plants', 200],
+      ['/plants', 401],
+    ])
   })
 
   it('answers 404 with an Error document for an unknown path', async function () {
