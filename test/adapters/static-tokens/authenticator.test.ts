@@ -65,6 +65,15 @@ describe('static token authenticator, beyond the contract', function () {
     )
   })
 
+  it('gives each caller an identity that no earlier caller could change', async function () {
+    const authenticator = makeStaticTokenAuthenticator(['only-static-token-0123456789'])
+    const first = expectRight(await verify(authenticator, 'only-static-token-0123456789')) as { subject: string; scopes: string[] }
+    expect(() => (first.subject = 'someone-else')).to.throw(TypeError)
+    expect(() => first.scopes.push('admin')).to.throw(TypeError)
+    const second = expectRight(await verify(authenticator, 'only-static-token-0123456789'))
+    expect(second).to.deep.equal({ subject: 'static-token-1', scopes: [] })
+  })
+
   it('tells tokens apart that differ only in case', async function () {
     const authenticator = makeStaticTokenAuthenticator(['plant-store-TOKEN-0001', 'plant-store-token-0001'])
     expect(expectRight(await verify(authenticator, 'plant-store-TOKEN-0001')).subject).to.equal('static-token-1')
