@@ -17,11 +17,24 @@ export const REDACTED_PATHS: ReadonlyArray<string> = ['', 'headers.', 'req.', 'r
 )
 
 /**
- * The service's pino logger: one JSON object per line with `level` as a word, an ISO `time` and
- * `msg`, written asynchronously (a log line never waits on the terminal or the pipe) to the
- * destination, by default stdout. pino flushes what is buffered when the process exits.
+ * stdout, written asynchronously (a log line never waits on the terminal or the pipe) by pino's
+ * own destination, sonic-boom, which pino flushes synchronously when the process exits. It runs in
+ * its buffer mode, each line handed over as bytes: in its default text mode it measures the UTF-8
+ * length of all the text it holds on every write, which copies that text each time; under load
+ * that was about 4 KB of garbage per request, a sixth of all the service allocated per request.
  */
-export const makePino = (level: LogLevel, destination: DestinationStream = pino.destination({ sync: false })): Pino =>
+export const asyncStdout = (): DestinationStream => {
+  const stream = pino.destination({ sync: false, contentMode: 'buffer' }) as unknown as { write: (bytes: Buffer) => boolean }
+  // `write` is looked up on every line: when stdout's reader is gone (EPIPE), pino replaces it
+  // with a no-op.
+  return { write: (line: string) => void stream.write(Buffer.from(line, 'utf8')) }
+}
+
+/**
+ * The service's pino logger: one JSON object per line with `level` as a word, an ISO `time` and
+ * `msg`, written to the destination, by default `asyncStdout()`.
+ */
+export const makePino = (level: LogLevel, destination: DestinationStream = asyncStdout()): Pino =>
   pino(
     {
       level,

@@ -1,5 +1,7 @@
 import { expect } from 'chai'
+import { execFile } from 'node:child_process'
 import { Writable } from 'node:stream'
+import { promisify } from 'node:util'
 import { asLoggerPort, makePino } from '../../../apps/server/logger.js'
 import type { LogLevel } from '../../../apps/server/env-codecs.js'
 
@@ -59,5 +61,18 @@ describe('the service logger (pino)', function () {
     const text = JSON.stringify(lines)
     expect(text).to.not.include('s3cr3t')
     expect(lines[0]).to.include({ subject: 'alice', authorization: '[redacted]', token: '[redacted]' })
+  })
+
+  it('writes to stdout every line logged before the process exits, in order, multi-byte text intact', async function () {
+    this.timeout(20_000)
+    const count = 5_000
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', new URL('./log-then-exit.fixture.ts', import.meta.url).pathname, String(count)],
+      { maxBuffer: 64 * 1024 * 1024 },
+    )
+    const lines = stdout.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(lines).to.have.length(count)
+    lines.forEach((line, index) => expect(line).to.include({ msg: 'request', index, name: `Plante grimpante ${index} — été 🌱` }))
   })
 })
