@@ -3,16 +3,16 @@ import type Koa from 'koa'
 import { routeNotFound } from './request-problems.js'
 import { sendProblem } from './respond.js'
 
+/** Answers a request: a route's handler, or the whole routing, which answers 404 when no route claims it. */
+export type RouteRequest = (ctx: Koa.Context) => Promise<void>
+
 /** The one route the service exists for, matched ahead of the router. */
 export interface Operation {
   readonly method: string
   /** The request target it answers exactly: a literal path, without a query. */
   readonly path: string
-  readonly handler: (ctx: Koa.Context) => Promise<void>
+  readonly handler: RouteRequest
 }
-
-/** Sends a request to its route; what no route claims is answered 404. */
-export type RouteRequest = (ctx: Koa.Context) => Promise<void>
 
 /**
  * Sends a request to its route. The operation is matched first, by its method and its exact

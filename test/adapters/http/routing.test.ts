@@ -53,6 +53,18 @@ describe('routes beside the operation', function () {
     ])
   })
 
+  it('answers POST /plants sent in absolute form (http://host/plants) as it answers POST /plants', async function () {
+    const body = '{"id":3,"name":"Ivy"}'
+    const reply = await rawExchange(
+      app.url,
+      `POST http://plants.test/plants HTTP/1.1\r\nHost: plants.test\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    )
+    expect(reply).to.match(/^HTTP\/1\.1 200 /)
+    expect(reply.slice(reply.indexOf('\r\n\r\n') + 4)).to.equal('{"name":"Ivy"}')
+    expect((app.deps.plantStore as InMemoryPlantStore).find(3n)).to.deep.equal({ id: 3n, name: 'Ivy' })
+    expect(app.log.lines.find((line) => line['method'] === 'POST')).to.include({ route: '/plants', status: 200 })
+  })
+
   it('answers 404 with an Error document for an unknown path', async function () {
     for (const path of ['/', '/plant', '/plants/1', '/PLANTS/x/y', '/healthz/deep']) {
       await expectErrorDocument(await fetch(`${app.url}${path}`, { method: 'POST' }), 404)

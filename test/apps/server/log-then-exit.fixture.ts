@@ -1,12 +1,24 @@
-// Run as a child process by logger.test.ts: logs through the service's stdout destination, then
-// exits at once, the way the service exits after its drain. Imported (as mocha does with every
-// file of a folder it is given), it does nothing.
+// Run as a child process by logger.test.ts, logging through the service's stdout destination:
+// - `burst N`: N lines, then an exit at once, the way the service exits after its drain;
+// - `steady MS`: lines for MS milliseconds (its reader may leave meanwhile), then "still logging"
+//   on stderr and exit 0.
+// Imported (as mocha does with every file of a folder it is given), it does nothing.
+import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { asLoggerPort, makePino } from '../../../apps/server/logger.js'
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const count = Number(process.argv[2])
+  const [mode, amount] = [process.argv[2], Number(process.argv[3])]
   const log = asLoggerPort(makePino('info'))
-  for (let index = 0; index < count; index++) log.info('request', { index, name: `Plante grimpante ${index} — été 🌱` })
+  if (mode === 'burst') {
+    for (let index = 0; index < amount; index++) log.info('request', { index, name: `Plante grimpante ${index} — été 🌱` })
+  } else {
+    const until = performance.now() + amount
+    for (let index = 0; performance.now() < until; index++) {
+      log.info('request', { index })
+      if (index % 100 === 0) await sleep(1)
+    }
+    process.stderr.write('still logging\n')
+  }
   process.exit(0)
 }

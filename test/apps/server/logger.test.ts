@@ -1,5 +1,6 @@
 import { expect } from 'chai'
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { Writable } from 'node:stream'
 import { promisify } from 'node:util'
 import { asLoggerPort, makePino } from '../../../apps/server/logger.js'
@@ -21,6 +22,8 @@ const loggerAt = (level: LogLevel) => {
   const { lines, destination } = collect()
   return { lines, pino: makePino(level, destination) }
 }
+
+const FIXTURE = new URL('./log-then-exit.fixture.ts', import.meta.url).pathname
 
 describe('the service logger (pino)', function () {
   it('writes one JSON object per line: level as a word, ISO time, msg and the fields', async function () {
@@ -68,11 +71,23 @@ describe('the service logger (pino)', function () {
     const count = 5_000
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', new URL('./log-then-exit.fixture.ts', import.meta.url).pathname, String(count)],
+      ['--import', 'tsx', FIXTURE, 'burst', String(count)],
       { maxBuffer: 64 * 1024 * 1024 },
     )
     const lines = stdout.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>)
     expect(lines).to.have.length(count)
     lines.forEach((line, index) => expect(line).to.include({ msg: 'request', index, name: `Plante grimpante ${index} — été 🌱` }))
+  })
+
+  it('keeps the process running when the reader of stdout goes away (EPIPE), and exits normally', async function () {
+    this.timeout(20_000)
+    const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, 'steady', '1500'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    // Like `npm start | head -1`: the reader takes the first lines and leaves.
+    await once(child.stdout, 'data')
+    child.stdout.destroy()
+    const [code] = (await once(child, 'exit')) as [number | null]
+    expect({ code, stderr }).to.deep.equal({ code: 0, stderr: 'still logging\n' })
   })
 })
