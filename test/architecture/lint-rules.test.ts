@@ -99,7 +99,7 @@ describe('eslint.config.js enforces the layers', function () {
   it("lets an adapter's own tests import its files, and only its own", async () => {
     const findings = await layerFindings('test/adapters/mongodb/__lint_probe__.ts', [
       "export { toPlantDocument } from '../../../adapters/mongodb/plant-document.js'",
-      "export { parseExactJson } from '../../../adapters/http/exact-json.js'",
+      "export { parseExactJson } from '../../../adapters/http/body/exact-json.js'",
     ])
     expect(findings).to.have.lengthOf(1)
     expect(findings[0]).to.match(/^2: no-restricted-imports: .*through its index/)

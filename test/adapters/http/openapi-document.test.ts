@@ -14,9 +14,9 @@ import {
   shuttingDown,
   unexpectedFailure,
   unsupportedMediaType,
-} from '../../../adapters/http/request-problems.js'
-import { toErrorResponse, type Problem } from '../../../adapters/http/error-response.js'
-import { openApiDocument, type OpenApiDocument } from '../../../adapters/http/openapi-document.js'
+} from '../../../adapters/http/errors/problems.js'
+import { toErrorResponse, type Problem } from '../../../adapters/http/errors/error-response.js'
+import { openApiDocument, type OpenApiDocument } from '../../../adapters/http/openapi/document.js'
 import {
   authenticationUnavailable,
   insufficientScope,

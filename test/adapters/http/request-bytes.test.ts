@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net'
 import { connect } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import type * as E from 'fp-ts/lib/Either.js'
-import { readRequestBytes } from '../../../adapters/http/request-bytes.js'
-import type { RequestProblem } from '../../../adapters/http/request-problems.js'
+import { readRequestBytes } from '../../../adapters/http/body/request-bytes.js'
+import type { RequestProblem } from '../../../adapters/http/errors/problems.js'
 import { settlesWithin } from '../../support/raw-http.js'
 
 // Generous on a busy machine: the outcome follows the client's reset at once.

@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js'
-import { BearerToken, unauthenticated, type Unauthenticated } from '../../core/index.js'
+import { BearerToken, unauthenticated, type Unauthenticated } from '../../../core/index.js'
 
 /**
  * Reads the bearer token out of an Authorization header value (RFC 6750 section 2.1). The scheme

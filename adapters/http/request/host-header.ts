@@ -1,6 +1,5 @@
 import type Koa from 'koa'
-import { malformedRequest, methodNotAllowed, type RequestProblem } from './request-problems.js'
-import { sendProblem } from './respond.js'
+import { malformedRequest, type RequestProblem } from '../errors/problems.js'
 
 /**
  * Refuses an HTTP/1.1 request without a Host header, and any request with more than one, as RFC
@@ -10,13 +9,6 @@ export const hostProblem = (req: Koa.Context['req']): RequestProblem | undefined
   hostHeaders(req.rawHeaders) > 1 || (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && !req.headers.host)
     ? malformedRequest
     : undefined
-
-/** Answers 405 with `Allow` for a path whose other methods are routed elsewhere. */
-export const rejectOtherMethods =
-  (allowed: ReadonlyArray<string>): Koa.Middleware =>
-  async (ctx) => {
-    sendProblem(ctx, methodNotAllowed(allowed))
-  }
 
 // Counted without building a list: this runs on every request.
 const hostHeaders = (rawHeaders: ReadonlyArray<string>): number => {

@@ -1,10 +1,10 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type Koa from 'koa'
-import { authenticate, createPlant, type Authenticator, type PlantStore } from '../../core/index.js'
-import { bearerTokenFrom } from './bearer-credentials.js'
-import type { RequestProblem } from './request-problems.js'
-import { sendJson, sendProblem } from './respond.js'
+import { authenticate, createPlant, type Authenticator, type PlantStore } from '../../../core/index.js'
+import { bearerTokenFrom } from '../request/bearer-credentials.js'
+import type { RequestProblem } from '../errors/problems.js'
+import { sendJson, sendProblem } from '../errors/respond.js'
 
 export interface CreatePlantRouteDeps {
   readonly plantStore: PlantStore

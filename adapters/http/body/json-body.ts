@@ -3,7 +3,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type Koa from 'koa'
 import { parseExactJson, type JsonLimits } from './exact-json.js'
 import { readRequestBytes } from './request-bytes.js'
-import { malformedBody, unexpectedFailure, unsupportedMediaType, type RequestProblem } from './request-problems.js'
+import { malformedBody, unexpectedFailure, unsupportedMediaType, type RequestProblem } from '../errors/problems.js'
 
 const JSON_TYPES = ['application/json', 'application/*+json']
 

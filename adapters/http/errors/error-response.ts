@@ -1,6 +1,6 @@
-import type { DomainError, Violation } from '../../core/index.js'
+import type { DomainError, Violation } from '../../../core/index.js'
 import type { ErrorDocument, ErrorStatus } from './error-document.js'
-import type { RequestProblem } from './request-problems.js'
+import type { RequestProblem } from './problems.js'
 
 /** Everything a request can fail with: the domain's errors and the transport's. */
 export type Problem = DomainError | RequestProblem

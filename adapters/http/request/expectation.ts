@@ -1,5 +1,5 @@
 import type Koa from 'koa'
-import { expectationFailed, type RequestProblem } from './request-problems.js'
+import { expectationFailed, type RequestProblem } from '../errors/problems.js'
 
 /**
  * Refuses a request whose `Expect` header asks for anything but `100-continue` (RFC 9110 section

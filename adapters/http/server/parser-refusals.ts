@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { toErrorResponse } from './error-response.js'
-import { headersTooLarge, malformedRequest, requestTimeout, type RequestProblem } from './request-problems.js'
+import { toErrorResponse } from '../errors/error-response.js'
+import { headersTooLarge, malformedRequest, requestTimeout, type RequestProblem } from '../errors/problems.js'
 
 /**
  * Answers a request Node's HTTP parser refused before the app saw it (bad request line, no Host,

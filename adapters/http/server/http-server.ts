@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type Koa from 'koa'
-import { answerClientError, answerOnSocket } from './client-error.js'
-import { methodNotImplemented } from './request-problems.js'
+import { answerClientError, answerOnSocket } from './parser-refusals.js'
+import { methodNotImplemented } from '../errors/problems.js'
 
 /** How long a client may take, and how many may be connected at once. */
 export interface HttpServerLimits {

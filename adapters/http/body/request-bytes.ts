@@ -2,8 +2,8 @@ import type { IncomingMessage } from 'node:http'
 import type { Readable } from 'node:stream'
 import { createBrotliDecompress, createUnzip } from 'node:zlib'
 import * as E from 'fp-ts/lib/Either.js'
-import { problemAnsweredOn } from './client-error.js'
-import { malformedBody, payloadTooLarge, unexpectedFailure, unsupportedMediaType, type RequestProblem } from './request-problems.js'
+import { problemAnsweredOn } from '../server/parser-refusals.js'
+import { malformedBody, payloadTooLarge, unexpectedFailure, unsupportedMediaType, type RequestProblem } from '../errors/problems.js'
 
 /**
  * Reads a request's body as bytes, decoded from its Content-Encoding (gzip, deflate, br, or

@@ -1,8 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type Koa from 'koa'
-import type { PlantStore } from '../../core/index.js'
-import { shuttingDown } from './request-problems.js'
-import { sendJson, sendProblem } from './respond.js'
+import type { PlantStore } from '../../../core/index.js'
+import { shuttingDown } from '../errors/problems.js'
+import { sendJson, sendProblem } from '../errors/respond.js'
 
 /** `/healthz`: answers while the process can answer at all. */
 export const healthz = (): Koa.Middleware => async (ctx) => sendJson(ctx, 200, { status: 'alive' })

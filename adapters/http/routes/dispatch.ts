@@ -1,7 +1,7 @@
 import type Router from '@koa/router'
 import type Koa from 'koa'
-import { routeNotFound } from './request-problems.js'
-import { sendProblem } from './respond.js'
+import { routeNotFound } from '../errors/problems.js'
+import { sendProblem } from '../errors/respond.js'
 
 /** Answers a request: a route's handler, or the whole routing, which answers 404 when no route claims it. */
 export type RouteRequest = (ctx: Koa.Context) => Promise<void>

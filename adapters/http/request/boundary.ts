@@ -1,11 +1,11 @@
 import type Koa from 'koa'
-import { describeCause, describeCauseBriefly } from './describe-cause.js'
-import type { Logger } from './logger.js'
-import type { HttpObserver } from './observer.js'
+import { describeCause, describeCauseBriefly } from '../errors/describe-cause.js'
+import type { Logger } from '../ports/logger.js'
+import type { HttpObserver } from '../ports/http-observer.js'
 import { requestIdFrom } from './request-id.js'
-import { unexpectedFailure } from './request-problems.js'
-import { sendProblem } from './respond.js'
-import { routeOf } from './route-requests.js'
+import { unexpectedFailure } from '../errors/problems.js'
+import { sendProblem } from '../errors/respond.js'
+import { routeOf } from '../routes/dispatch.js'
 
 export interface RequestBoundaryDeps {
   readonly log: Logger

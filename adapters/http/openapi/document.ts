@@ -12,11 +12,11 @@ import {
   storageFull,
   storageUnavailable,
   type PlantId,
-} from '../../core/index.js'
-import { bearerTokenFrom } from './bearer-credentials.js'
-import { REQUEST_ID_PATTERN } from './request-id.js'
-import { toErrorResponse, type Problem } from './error-response.js'
-import { parseExactJson } from './exact-json.js'
+} from '../../../core/index.js'
+import { bearerTokenFrom } from '../request/bearer-credentials.js'
+import { REQUEST_ID_PATTERN } from '../request/request-id.js'
+import { toErrorResponse, type Problem } from '../errors/error-response.js'
+import { parseExactJson } from '../body/exact-json.js'
 import {
   expectationFailed,
   headersTooLarge,
@@ -30,7 +30,7 @@ import {
   shuttingDown,
   unexpectedFailure,
   unsupportedMediaType,
-} from './request-problems.js'
+} from '../errors/problems.js'
 
 /** The methods an OpenAPI path item can describe. */
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
