@@ -58,7 +58,7 @@ export const createHttpApp = ({
     throw new TypeError(`createHttpApp: basePath must be '' or like '/api/v1' (unreserved characters only)`)
   }
   const plants = `${basePath}/plants`
-  const document = openApiDocument(basePath)
+  const document = openApiDocument(basePath, { bodyLimitBytes })
   // Paths match exactly as written: /PLANTS and /plants/ are other paths, answered 404.
   const router = new Router({ sensitive: true, strict: true })
   const createPlantHandler = createPlantRoute({ plantStore, authenticator, readJsonBody: makeJsonBodyReader(bodyLimitBytes, jsonLimits) })

@@ -11,6 +11,7 @@ import {
 import { makeInMemoryPlantStore } from '../../adapters/in-memory/index.js'
 import { makeStaticTokenAuthenticator } from '../../adapters/static-tokens/index.js'
 import { checkTrafficOf, forgetTrafficOf } from './traffic-check.js'
+import { TEST_BODY_LIMIT_BYTES } from './limits.js'
 
 export const TOKEN = 'test-token-0123456789abcdef'
 
@@ -44,7 +45,7 @@ export const startTestApp = async (
     authenticator: makeStaticTokenAuthenticator([TOKEN]),
     log,
     basePath: '',
-    bodyLimitBytes: 64 * 1024,
+    bodyLimitBytes: TEST_BODY_LIMIT_BYTES,
     ...overrides,
   }
   const app = createHttpApp(deps)

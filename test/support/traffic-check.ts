@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import type { Context, Suite } from 'mocha'
 import { openApiDocument, type OpenApiDocument } from '../../adapters/http/index.js'
 import { documentedAnswers, makeTrafficChecker, type Exchange, type Verdict } from './openapi-traffic.js'
+import { TEST_BODY_LIMIT_BYTES } from './limits.js'
 
 type Checker = (exchange: Exchange) => Verdict
 
@@ -145,7 +146,7 @@ export const mochaHooks = {
     globalThis.fetch = originalFetch
     const root = this.test?.parent
     if (root === undefined || !ranWhole(root)) return
-    const missing = unproduced(openApiDocument(''))
+    const missing = unproduced(openApiDocument('', { bodyLimitBytes: TEST_BODY_LIMIT_BYTES }))
     if (missing.length > 0) {
       throw new AssertionError({ message: `the OpenAPI document describes answers no test produced:\n${missing.join('\n')}` })
     }

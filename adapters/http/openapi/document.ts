@@ -2,288 +2,27 @@
 // security plus every answer the service gives (shared/CONTRACT.md). The words are written here;
 // the Error examples and their headers come from the error mapper, so they cannot drift from it.
 // The tests send real requests and check every answer against this document.
-import * as E from 'fp-ts/lib/Either.js'
-import type * as OpenApi from 'openapi3-ts/oas31'
-import {
-  authenticationUnavailable,
-  decodeNewPlant,
-  insufficientScope,
-  plantConflict,
-  storageFull,
-  storageUnavailable,
-  type PlantId,
-} from '../../../core/index.js'
-import { bearerTokenFrom } from '../request/bearer-credentials.js'
-import { REQUEST_ID_PATTERN } from '../request/request-id.js'
-import { toErrorResponse, type Problem } from '../errors/error-response.js'
-import { parseExactJson } from '../body/exact-json.js'
-import {
-  expectationFailed,
-  headersTooLarge,
-  malformedBody,
-  malformedRequest,
-  methodNotAllowed,
-  methodNotImplemented,
-  payloadTooLarge,
-  requestTimeout,
-  routeNotFound,
-  shuttingDown,
-  unexpectedFailure,
-  unsupportedMediaType,
-} from '../errors/problems.js'
-
-/** The methods an OpenAPI path item can describe. */
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
+import { toErrorResponse } from '../errors/error-response.js'
+import { methodNotImplemented, routeNotFound } from '../errors/problems.js'
+import type { OpenApiDocument } from './document-shape.js'
+import { CONNECT_REFUSED, errorAnswersWithin, errorResponse, transportErrorsBeside, type DocumentedLimits } from './error-answers.js'
+import { pathItem, probeResponse, serviceGet, WELL_FORMED } from './path-items.js'
+import { withRequestIds } from './request-ids.js'
 
 /**
- * Answers no operation owns, in extensions (a 405 or a 404 has no operation of its own; describing
- * one as an operation would give generated clients methods that can only fail):
- * - `x-other-methods-responses` on each path item: what a method the path does not serve gets (405);
- * - `x-unknown-path-responses` on the document: what a request to a path `paths` does not list
- *   gets (404), or a request Node's HTTP parser refused before any path was read.
- */
-export interface PlantStoreExtensions {
-  readonly 'x-unknown-path-responses': OpenApi.ResponsesObject
-}
-
-/** The extension of each path item, beside its operations. */
-export interface OtherMethods {
-  readonly 'x-other-methods-responses': OpenApi.ResponsesObject
-}
-
-/** The OpenAPI 3.1 document of the service, with the extensions above. */
-export type OpenApiDocument = OpenApi.OpenAPIObject &
-  PlantStoreExtensions & {
-    readonly paths: OpenApi.PathsObject
-    readonly components: OpenApi.ComponentsObject & {
-      readonly schemas: Readonly<Record<string, OpenApi.SchemaObject>>
-      readonly responses: Readonly<Record<string, OpenApi.ResponseObject>>
-    }
-  }
-
-// A problem as the code that reports it makes it, so the examples show what clients really get.
-const refusal = <P>(result: E.Either<P, unknown>): P => {
-  if (E.isRight(result)) throw new TypeError('openApiDocument: an example refusal was accepted')
-  return result.left
-}
-
-// Each Error answer of the service, by the name it has under components.responses: the problems
-// the mapper turns into it (the status, the example messages and the headers' examples come from
-// the mapper), what it means, and what each header it carries says. A new Error answer is a row
-// here, then its name in the operations (or extensions) that can give it.
-const ERROR_ANSWERS = {
-  BadRequest: {
-    problems: [
-      refusal(decodeNewPlant({ name: 1, tag: false })),
-      malformedBody(refusal(parseExactJson(new TextEncoder().encode('{"id":1,"name":"x"')))),
-      malformedRequest,
-    ],
-    description:
-      'The body is not a NewPlant: not well-formed JSON (bytes that are not UTF-8 included) or not a ' +
-      'JSON object; `id` missing, not a JSON number, not an integer or outside int64; `name` missing ' +
-      'or not a string; `tag` present but not a string (null included); or a string with a lone ' +
-      'surrogate; or the request is not well-formed HTTP/1.1. The message names every wrong field.',
-  },
-  Unauthorized: {
-    problems: [refusal(bearerTokenFrom(undefined)), refusal(bearerTokenFrom('Basic dXNlcjpwYXNz'))],
-    description:
-      'No valid credential: the Authorization header is missing, uses another scheme than Bearer ' +
-      '(the scheme name is case-insensitive), or carries an empty, unknown, expired or foreign token.',
-    headers: {
-      'WWW-Authenticate': 'The challenge; `error="invalid_token"` when a credential was sent and refused.',
-    },
-  },
-  Forbidden: {
-    problems: [insufficientScope('plants:write')],
-    description: 'The token is valid but lacks the scope this service is configured to require.',
-    headers: { 'WWW-Authenticate': 'The challenge, naming the required scope.' },
-  },
-  Conflict: {
-    problems: [plantConflict(10n as PlantId)],
-    description: 'Another plant is already stored under this id (another name or tag). Nothing is changed.',
-  },
-  PayloadTooLarge: {
-    problems: [payloadTooLarge(65536)],
-    description: 'The body is larger than the configured limit (BODY_LIMIT, 64 KiB unless configured).',
-  },
-  UnsupportedMediaType: {
-    problems: [unsupportedMediaType('Send the request body as application/json.')],
-    description:
-      'The Content-Type is not JSON (`application/json` or `application/*+json`), names a charset ' +
-      'other than UTF-8, or the Content-Encoding is none of gzip, deflate, br and identity (named in any case).',
-  },
-  InternalError: {
-    problems: [unexpectedFailure(new Error('a defect'))],
-    description: 'Something unexpected failed. The message is generic and shows no internals.',
-  },
-  InsufficientStorage: {
-    problems: [storageFull('100000 plants')],
-    description:
-      'The store holds as many plants as it is allowed to (in-memory storage: IN_MEMORY_MAX_PLANTS ' +
-      'or IN_MEMORY_MAX_BYTES). No new plant is stored; plants already stored are kept, and sending ' +
-      'one of them again is still answered 200. Retrying the same new plant will not help.',
-  },
-  NotReady: {
-    problems: [storageUnavailable(new Error('down')), shuttingDown],
-    description:
-      'This instance should not get traffic now: storage does not answer, or the instance is ' +
-      'shutting down (from the moment it is told to stop, while it still serves what arrives).',
-    headers: { 'Retry-After': 'Seconds to wait before asking again.' },
-  },
-  ServiceUnavailable: {
-    problems: [storageUnavailable(new Error('down')), authenticationUnavailable(new Error('down'))],
-    description:
-      "Storage, or the identity provider's key set, cannot be reached or did not answer in time. " +
-      'Retrying is safe: a create with the same id, name and tag is a replay.',
-    headers: { 'Retry-After': 'Seconds to wait before retrying.' },
-  },
-  NotWellFormed: {
-    problems: [malformedRequest],
-    description: 'The request is not well-formed HTTP/1.1 (such as a request line Node cannot read, or no Host header).',
-  },
-  RequestTimeout: {
-    problems: [requestTimeout],
-    description: 'The request did not arrive in time. The connection is closed.',
-  },
-  ExpectationFailed: {
-    problems: [expectationFailed],
-    description: 'The request has an `Expect` header other than `100-continue`, the only expectation this service meets.',
-  },
-  HeadersTooLarge: {
-    problems: [headersTooLarge],
-    description: 'The request headers are larger than the server reads. The connection is closed.',
-  },
-} satisfies Record<string, ErrorAnswer>
-
-// A CONNECT names an authority, not a path: its answer stands beside unknown paths, written out
-// there (a component referred to from an extension only counts as unused to the linters).
-const CONNECT_REFUSED: ErrorAnswer = {
-  problems: [methodNotImplemented],
-  description: 'A CONNECT request: this service is not a proxy. The connection is closed.',
-}
-
-interface ErrorAnswer {
-  readonly problems: readonly [Problem, ...Problem[]]
-  readonly description: string
-  readonly headers?: Readonly<Record<string, string>>
-}
-
-type ErrorAnswerName = keyof typeof ERROR_ANSWERS
-
-/** `{ [status]: $ref }` for each named Error answer, each under the status the mapper gives it. */
-const errors = (...names: ReadonlyArray<ErrorAnswerName>): OpenApi.ResponsesObject => {
-  const entries = names.map((name) => [statusOf(name), { $ref: `#/components/responses/${name}` }] as const)
-  if (new Set(entries.map(([status]) => status)).size < entries.length) {
-    throw new TypeError(`openApiDocument: two answers under one status among ${names.join(', ')}`)
-  }
-  return Object.fromEntries(entries)
-}
-
-const statusOf = (name: ErrorAnswerName): string => String(toErrorResponse(ERROR_ANSWERS[name].problems[0]).status)
-
-// What any request may get from Node's HTTP parser or the Host check, whatever its operation.
-const TRANSPORT: ReadonlyArray<ErrorAnswerName> = ['NotWellFormed', 'RequestTimeout', 'ExpectationFailed', 'HeadersTooLarge']
-const transportErrorsBeside = (...names: ReadonlyArray<ErrorAnswerName>): OpenApi.ResponsesObject => {
-  const taken = new Set(names.map(statusOf))
-  return errors(...names, ...TRANSPORT.filter((name) => !taken.has(statusOf(name))))
-}
-
-// Every Error answer is the same document; the words, the examples and the headers differ.
-const errorResponse = ({ problems, description, headers = {} }: ErrorAnswer): OpenApi.ResponseObject => {
-  const answers = problems.map((problem) => ({ tag: problem._tag, ...toErrorResponse(problem) }))
-  return {
-    description,
-    headers: Object.fromEntries(
-      Object.entries(headers).map(([name, says]) => [
-        name,
-        {
-          description: says,
-          required: true,
-          schema: headerSchema([...new Set(answers.map((answer) => answer.headers[name] ?? ''))]),
-        },
-      ]),
-    ),
-    content: {
-      'application/json': {
-        schema: { $ref: '#/components/schemas/Error' },
-        examples: Object.fromEntries(answers.map(({ tag, body }) => [tag, { value: body }])),
-      },
-    },
-  }
-}
-
-// A header whose values are all whole numbers (Retry-After) is an integer to OpenAPI's simple style.
-const headerSchema = (values: ReadonlyArray<string>): OpenApi.SchemaObject =>
-  values.every((value) => /^\d+$/.test(value))
-    ? { type: 'integer', examples: values.map(Number) }
-    : { type: 'string', examples: [...values] }
-
-// A string the service accepts: well-formed Unicode. With the `u` flag that OpenAPI 3.1's JSON
-// Schema gives patterns, a surrogate pair is one code point and only a lone surrogate matches the
-// class, so schema-driven tools refuse what the service refuses.
-const WELL_FORMED = '^[^\\uD800-\\uDFFF]*$'
-
-// A probe answers a one-field JSON document naming its state.
-const probeResponse = (description: string, status: string): OpenApi.ResponseObject => ({
-  description,
-  content: {
-    'application/json': {
-      schema: {
-        type: 'object',
-        required: ['status'],
-        properties: { status: { type: 'string', enum: [status] } },
-        additionalProperties: false,
-      },
-      example: { status },
-    },
-  },
-})
-
-// Every method a path does not serve answers 405 with `Allow` naming the ones it does (HEAD is
-// served wherever GET is). The header's exact value is in the schema, so a client knows it.
-const pathItem = (served: OpenApi.PathItemObject): OpenApi.PathItemObject & OtherMethods => {
-  const methods = HTTP_METHODS.filter((method) => served[method] !== undefined).map((m) => m.toUpperCase())
-  const allowed = methods.includes('GET') ? [...methods, 'HEAD'] : methods
-  const { headers, body } = toErrorResponse(methodNotAllowed(allowed))
-  return {
-    ...served,
-    'x-other-methods-responses': {
-      '405': {
-        description: 'A method this path does not serve.',
-        headers: {
-          Allow: { description: 'The methods the path serves.', required: true, schema: { const: headers['Allow'] } },
-        },
-        content: {
-          'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: body },
-        },
-      },
-    },
-  }
-}
-
-// The probes and this document: open to anyone, GET (and so HEAD) only.
-const serviceGet = (operation: {
-  readonly operationId: string
-  readonly summary: string
-  readonly description: string
-  readonly responses: OpenApi.ResponsesObject
-}): OpenApi.PathItemObject => ({
-  get: { tags: ['service'], security: [], ...operation },
-})
-
-/**
- * The OpenAPI 3.1 document of the service mounted under `basePath` (the BASE_PATH setting: empty,
- * or a path such as `/api`).
+ * The OpenAPI 3.1 document of the app mounted under `basePath` (empty, or a path such as `/api`),
+ * within `limits`, which its examples state. It names no setting of any program that serves it.
  *
  * The base path goes into the path keys, not into `servers`: a generator joins the server URL and
- * the path key, and only the operation lives under BASE_PATH while /openapi.json, /healthz and
+ * the path key, and only the operation lives under the base path while /openapi.json, /healthz and
  * /readyz stay at the root. A server URL of `${basePath}` would send those three to
  * `${basePath}/healthz`; the root server `/` (resolved against wherever this document was fetched)
  * plus full path keys gives every generator the URLs the service answers.
  */
-export const openApiDocument = (basePath: string): OpenApiDocument => withRequestIds(describeService(basePath))
+export const openApiDocument = (basePath: string, limits: DocumentedLimits): OpenApiDocument =>
+  withRequestIds(describeService(basePath, limits))
 
-const describeService = (basePath: string): OpenApiDocument => {
+const describeService = (basePath: string, limits: DocumentedLimits): OpenApiDocument => {
   const plants = `${basePath.replace(/\/+$/, '')}/plants`
   return {
     openapi: '3.1.0',
@@ -331,6 +70,8 @@ const describeService = (basePath: string): OpenApiDocument => {
                 schema: { $ref: '#/components/schemas/NewPlant' },
                 example: { id: 10, name: 'Monstera deliciosa', tag: 'houseplant' },
               },
+              // Any JSON media type (RFC 6839's structured syntax suffix) is read as JSON.
+              'application/*+json': { schema: { $ref: '#/components/schemas/NewPlant' } },
             },
           },
           responses: {
@@ -490,7 +231,7 @@ const describeService = (basePath: string): OpenApiDocument => {
         },
       },
       responses: Object.fromEntries(
-        Object.entries(ERROR_ANSWERS).map(([name, answer]) => [name, errorResponse(answer)]),
+        Object.entries(errorAnswersWithin(limits)).map(([name, answer]) => [name, errorResponse(answer)]),
       ),
       securitySchemes: {
         bearerAuth: {
@@ -502,45 +243,3 @@ const describeService = (basePath: string): OpenApiDocument => {
     },
   }
 }
-
-// Every answer carries X-Request-Id, whatever its status or path: stated once, here, for every
-// response the document describes (a `$ref` response gets it where it is defined).
-const REQUEST_ID_HEADER: OpenApi.HeaderObject = {
-  description:
-    'The id of this request, on every answer: the `X-Request-Id` the client sent when it is 1 to 128 ' +
-    'characters of `A-Z a-z 0-9 - . _ ~ : / + = @`, a new one otherwise. Every log line the request causes carries it.',
-  required: true,
-  schema: { type: 'string', pattern: REQUEST_ID_PATTERN },
-}
-
-const withRequestId = (responses: OpenApi.ResponsesObject | undefined): OpenApi.ResponsesObject =>
-  Object.fromEntries(
-    Object.entries(responses ?? {}).map(([status, response]) => [
-      status,
-      '$ref' in response ? response : { ...response, headers: { ...response.headers, 'X-Request-Id': REQUEST_ID_HEADER } },
-    ]),
-  )
-
-const withRequestIds = (document: OpenApiDocument): OpenApiDocument => ({
-  ...document,
-  paths: Object.fromEntries(
-    Object.entries(document.paths).map(([path, item]) => [
-      path,
-      {
-        ...item,
-        ...Object.fromEntries(
-          HTTP_METHODS.flatMap((method) => {
-            const operation = item[method]
-            return operation === undefined ? [] : [[method, { ...operation, responses: withRequestId(operation.responses) }]]
-          }),
-        ),
-        'x-other-methods-responses': withRequestId(item['x-other-methods-responses']),
-      },
-    ]),
-  ),
-  'x-unknown-path-responses': withRequestId(document['x-unknown-path-responses']),
-  components: {
-    ...document.components,
-    responses: withRequestId(document.components.responses as OpenApi.ResponsesObject),
-  },
-})

@@ -2,9 +2,11 @@ import { expect } from 'chai'
 import { once } from 'node:events'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { HTTP_METHODS, openApiDocument } from '../../../adapters/http/openapi/document.js'
+import { openApiDocument } from '../../../adapters/http/openapi/document.js'
+import { HTTP_METHODS } from '../../../adapters/http/openapi/document-shape.js'
 import { createHttpApp, createHttpServer } from '../../../adapters/http/index.js'
 import { startTestApp, type TestApp } from '../../support/http-app.js'
+import { TEST_BODY_LIMIT_BYTES } from '../../support/limits.js'
 import { rawExchange as raw } from '../../support/raw-http.js'
 import { checkTrafficOf, forgetTrafficOf } from '../../support/traffic-check.js'
 import { expectErrorDocument } from '../../support/responses.js'
@@ -13,7 +15,7 @@ import { expectErrorDocument } from '../../support/responses.js'
 // Node's parser, the Host check or the Expect check answers, whatever the path (400, 408, 417,
 // 431). Driven by the
 // document, so a new path is covered as soon as it is listed.
-const document = openApiDocument('')
+const document = openApiDocument('', { bodyLimitBytes: TEST_BODY_LIMIT_BYTES })
 const served = Object.entries(document.paths).map(([path, item]) => ({
   path,
   methods: HTTP_METHODS.filter((method) => item[method] !== undefined),

@@ -16,7 +16,8 @@ import {
   unsupportedMediaType,
 } from '../../../adapters/http/errors/problems.js'
 import { toErrorResponse, type Problem } from '../../../adapters/http/errors/error-response.js'
-import { openApiDocument, type OpenApiDocument } from '../../../adapters/http/openapi/document.js'
+import { openApiDocument } from '../../../adapters/http/openapi/document.js'
+import type { OpenApiDocument } from '../../../adapters/http/openapi/document-shape.js'
 import {
   authenticationUnavailable,
   insufficientScope,
@@ -29,6 +30,7 @@ import {
   type PlantId,
 } from '../../../core/index.js'
 import { startTestApp } from '../../support/http-app.js'
+import { TEST_BODY_LIMIT_BYTES } from '../../support/limits.js'
 import { makeTrafficChecker, schemaValidatorFor, type Exchange } from '../../support/openapi-traffic.js'
 
 // One problem of every kind the error mapper knows: a new kind does not compile until it is here.
@@ -90,13 +92,13 @@ const schemaValidator = (document: OpenApiDocument, name: string) =>
   schemaValidatorFor(document).compile({ $ref: `openapi.json#/components/schemas/${name}` })
 
 describe('the OpenAPI document', function () {
-  const document = openApiDocument('')
+  const document = openApiDocument('', { bodyLimitBytes: TEST_BODY_LIMIT_BYTES })
 
   describe('as a whole', function () {
     for (const basePath of ['', '/api/v1']) {
       it(`is a valid OpenAPI 3.1 document by the official JSON schema (base path '${basePath}')`, async function () {
         const validator = new Validator()
-        const result = await validator.validate(structuredClone(openApiDocument(basePath)) as unknown as Record<string, unknown>)
+        const result = await validator.validate(structuredClone(openApiDocument(basePath, { bodyLimitBytes: TEST_BODY_LIMIT_BYTES })) as unknown as Record<string, unknown>)
         expect(result.errors, JSON.stringify(result.errors, null, 2)).to.equal(undefined)
         expect(result.valid).to.equal(true)
         expect(validator.version).to.equal('3.1')
@@ -117,7 +119,7 @@ describe('the OpenAPI document', function () {
         const app = await startTestApp({ basePath })
         try {
           const served: unknown = await (await fetch(`${app.url}/openapi.json`)).json()
-          expect(served).to.deep.equal(JSON.parse(JSON.stringify(openApiDocument(basePath))))
+          expect(served).to.deep.equal(JSON.parse(JSON.stringify(openApiDocument(basePath, { bodyLimitBytes: TEST_BODY_LIMIT_BYTES }))))
           expect(Object.keys((served as OpenApiDocument).paths)).to.include(`${basePath}/plants`)
         } finally {
           await app.close()
@@ -211,19 +213,19 @@ describe('the OpenAPI document', function () {
 
   describe('under a base path', function () {
     it('puts the operation under the base path and keeps the service endpoints at the root', function () {
-      const mounted = openApiDocument('/api/v1')
+      const mounted = openApiDocument('/api/v1', { bodyLimitBytes: TEST_BODY_LIMIT_BYTES })
       expect(Object.keys(mounted.paths)).to.have.members(['/api/v1/plants', '/openapi.json', '/docs', '/healthz', '/readyz'])
       expect(mounted.servers).to.deep.equal([{ url: '/', description: document.servers?.[0]?.description }])
     })
 
     it('ignores a trailing slash on the base path', function () {
-      expect(Object.keys(openApiDocument('/api/').paths)).to.include('/api/plants')
+      expect(Object.keys(openApiDocument('/api/', { bodyLimitBytes: TEST_BODY_LIMIT_BYTES }).paths)).to.include('/api/plants')
     })
   })
 })
 
 describe('the traffic check of the tests', function () {
-  const check = makeTrafficChecker(openApiDocument(''))
+  const check = makeTrafficChecker(openApiDocument('', { bodyLimitBytes: TEST_BODY_LIMIT_BYTES }))
   const exchange = (overrides: Partial<Exchange> & { headers?: Record<string, string> }): Exchange => {
     const headers = new Map(
       Object.entries({ 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'req-1', ...overrides.headers }),
@@ -266,7 +268,7 @@ describe('the traffic check of the tests', function () {
 
   it('fails a body where the document describes none', function () {
     const loose = makeTrafficChecker({
-      ...openApiDocument(''),
+      ...openApiDocument('', { bodyLimitBytes: TEST_BODY_LIMIT_BYTES }),
       'x-unknown-path-responses': { '404': { description: 'nothing' } },
     })
     expect(loose(exchange({ path: '/nowhere', status: 404, body: '{"error":404,"message":"m"}' })).problems.join()).to.include('no body')

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { openApiDocument } from '../../../adapters/http/index.js'
+import { TEST_BODY_LIMIT_BYTES } from '../../support/limits.js'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name)
@@ -30,7 +31,7 @@ for (const basePath of ['', '/api/v1']) {
     before(function () {
       dir = mkdtempSync(join(tmpdir(), 'plant-store-openapi-'))
       file = join(dir, 'openapi.json')
-      writeFileSync(file, JSON.stringify(openApiDocument(basePath), null, 2))
+      writeFileSync(file, JSON.stringify(openApiDocument(basePath, { bodyLimitBytes: TEST_BODY_LIMIT_BYTES }), null, 2))
     })
     after(function () {
       rmSync(dir, { recursive: true, force: true })
