@@ -7,9 +7,13 @@ import { defineConfig, globalIgnores } from 'eslint/config'
 import importX, { createNodeResolver } from 'eslint-plugin-import-x'
 import tseslint from 'typescript-eslint'
 
-// Each adapter is a folder of adapters/; read at load time so a new adapter is fenced in too.
+// Modules of adapters/ that are no adapter but the shared vocabulary of several: any adapter may
+// import one through its index, and one imports only the core.
+const SHARED_MODULES = ['http-api']
+
+// Each other folder of adapters/ is an adapter; read at load time so a new adapter is fenced in too.
 const adapterNames = readdirSync(new URL('./adapters/', import.meta.url), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
+  .filter((entry) => entry.isDirectory() && !SHARED_MODULES.includes(entry.name))
   .map((entry) => entry.name)
 
 // An import of an adapter's file other than its index, written from anywhere: `adapters/x/y.js`.
@@ -19,6 +23,12 @@ const adapterInternals = (allowed = '') =>
 const THROUGH_INDEX =
   'Import an adapter through its index (adapters/<name>/index.js): the index is its public surface, ' +
   'and what it does not export is free to change.'
+
+const SHARED_THROUGH_INDEX =
+  'Import a shared module of adapters/ through its index (adapters/<module>/index.js): the index is its public surface.'
+
+const SHARED_ONLY_CORE =
+  'A shared module of adapters/ imports only the core (and fp-ts, io-ts): it is the vocabulary adapters share, not an adapter.'
 
 const CORE_ONLY_FP =
   'The core imports only fp-ts, io-ts and itself: no frameworks, drivers or Node I/O. ' +
@@ -123,10 +133,45 @@ export default defineConfig([
             ...adapterNames.map((name) => ({
               target: `./adapters/${name}`,
               from: './adapters',
-              except: [`./${name}`],
+              except: [`./${name}`, ...SHARED_MODULES.map((shared) => `./${shared}`)],
               message: `Adapters never import each other: adapters/${name} may import the core (../../core/index.js), not another adapter. Compose them in apps/.`,
             })),
           ],
+        },
+      ],
+    },
+  },
+
+  {
+    name: 'plant-store/layers/shared-through-index',
+    files: ['adapters/**'],
+    ignores: SHARED_MODULES.map((shared) => `adapters/${shared}/**`),
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: `(^|/)(${SHARED_MODULES.join('|')})/(?!index\\.js$)[^/]+`, message: SHARED_THROUGH_INDEX }] },
+      ],
+    },
+  },
+
+  {
+    name: 'plant-store/layers/shared-modules',
+    files: SHARED_MODULES.map((shared) => `adapters/${shared}/**`),
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(?!(?:fp-ts|io-ts)(?:/|$)|\\.{1,2}/)', message: SHARED_ONLY_CORE }] },
+      ],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: import.meta.dirname,
+          zones: SHARED_MODULES.map((shared) => ({
+            target: `./adapters/${shared}`,
+            from: '.',
+            except: [`./adapters/${shared}`, './core', './node_modules'],
+            message: SHARED_ONLY_CORE,
+          })),
         },
       ],
     },

@@ -11,10 +11,9 @@ import {
   unauthenticated,
   type PlantId,
 } from '../../core/index.js'
+import { readErrorDocument, storageLimitFrom, unavailableReasonFrom, violationsFromMessage } from '../http-api/index.js'
 import { serviceError, unexpectedResponse, type PlantStoreClientError, type UnavailableCause } from './client-errors.js'
-import { readErrorDocument } from './error-document.js'
 import { authParam, retryAfterSeconds } from './response-headers.js'
-import { violationsFromMessage } from './violations-message.js'
 
 /** An HTTP answer as the client received it, its body read as text. */
 export interface Answer {
@@ -26,8 +25,6 @@ export interface Answer {
 // Statuses the service answers with an Error document that no domain error stands for.
 const SERVICE_ERROR_STATUSES = new Set([404, 405, 408, 413, 415, 417, 431, 500, 501])
 
-// The service's 503 for an unreachable identity provider starts so; every other 503 is storage's.
-const IDENTITY_PROVIDER_503 = 'The identity provider'
 
 /**
  * The one place where an HTTP answer to `POST /plants` becomes the client's result: a Plant
@@ -69,14 +66,15 @@ export const readAnswer = (answer: Answer, sentId: PlantId, now: number): E.Eith
       const cause: UnavailableCause = { status: 503, message }
       const retry = { retryAfterSeconds: retryAfterSeconds(answer.headers.get('retry-after'), now) }
       return E.left(
-        message.startsWith(IDENTITY_PROVIDER_503)
+        // Any 503 of the API but the identity provider's leaves the plant's fate to storage: a
+        // retry, here or at another instance, is a replay.
+        unavailableReasonFrom(message) === 'IdentityProvider'
           ? { ...authenticationUnavailable(cause), ...retry }
           : { ...storageUnavailable(cause), ...retry },
       )
     }
     case 507:
-      // The service names the bound it reached in the message (`Storage is full (100000 plants): …`).
-      return E.left(storageFull(/\(([^)]*)\)/.exec(message)?.[1] ?? message))
+      return E.left(storageFull(storageLimitFrom(message) ?? message))
     default:
       return E.left(
         SERVICE_ERROR_STATUSES.has(answer.status)

@@ -2,7 +2,7 @@
 export { createHttpApp } from './app.js'
 export type { HttpAppDeps } from './app.js'
 export { isLiteralBasePath } from './routes/base-path.js'
-export type { ErrorDocument, ErrorStatus } from './errors/error-document.js'
+export type { ErrorDocument, ErrorStatus } from '../http-api/index.js'
 export { DEFAULT_JSON_LIMITS, parseExactJson } from './body/exact-json.js'
 export type { JsonLimits } from './body/exact-json.js'
 export { createHttpServer, DEFAULT_HTTP_SERVER_LIMITS } from './server/http-server.js'

@@ -68,6 +68,28 @@ describe('eslint.config.js enforces the layers', function () {
     ])
   })
 
+  it('lets adapters import the shared HTTP API module through its index, and only so', async () => {
+    expect(
+      await layerFindings('adapters/http-client/__lint_probe__.ts', ["export { readErrorDocument } from '../http-api/index.js'"]),
+    ).to.deep.equal([])
+    const findings = await layerFindings('adapters/http/__lint_probe__.ts', [
+      "export { violationsFromMessage } from '../http-api/messages.js'",
+    ])
+    expect(findings).to.have.lengthOf(1)
+    expect(findings[0]).to.match(/^1: no-restricted-imports: .*shared module of adapters\/ through its index/)
+  })
+
+  it('refuses the shared HTTP API module importing an adapter, a framework or Node', async () => {
+    const findings = await layerFindings('adapters/http-api/__lint_probe__.ts', [
+      "export { createHttpApp } from '../http/index.js'",
+      "export { default as Koa } from 'koa'",
+      "export { readFile } from 'node:fs/promises'",
+      "export { decodeNewPlant } from '../../core/index.js'",
+    ])
+    expect(findings.map((finding) => finding.split(':')[0])).to.deep.equal(['1', '2', '3'])
+    for (const finding of findings) expect(finding).to.match(/imports only the core/)
+  })
+
   it('refuses an adapter importing apps', async function () {
     const findings = await layerFindings('adapters/in-memory/__lint_probe__.ts', [
       "export * from '../../apps/server/config.js'",

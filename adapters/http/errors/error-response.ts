@@ -1,5 +1,12 @@
-import type { DomainError, Violation } from '../../../core/index.js'
-import type { ErrorDocument, ErrorStatus } from './error-document.js'
+import type { DomainError } from '../../../core/index.js'
+import {
+  errorDocument,
+  invalidNewPlantMessage,
+  storageFullMessage,
+  unavailableMessage,
+  type ErrorDocument,
+  type ErrorStatus,
+} from '../../http-api/index.js'
 import type { RequestProblem } from './problems.js'
 
 /** Everything a request can fail with: the domain's errors and the transport's. */
@@ -21,7 +28,7 @@ const REALM = 'Bearer realm="plant-store"'
 export const toErrorResponse = (problem: Problem): ErrorResponse => {
   switch (problem._tag) {
     case 'InvalidInput':
-      return answer(400, describeViolations(problem.violations))
+      return answer(400, invalidNewPlantMessage(problem.violations))
     case 'MalformedBody':
       return answer(400, `Send a JSON object: ${problem.detail}.`)
     case 'MalformedRequest':
@@ -56,15 +63,13 @@ export const toErrorResponse = (problem: Problem): ErrorResponse => {
     case 'MethodNotImplemented':
       return answer(501, 'This service is not a proxy: CONNECT is not supported; /openapi.json lists the operations.')
     case 'ShuttingDown':
-      return answer(503, 'This instance is shutting down; send requests to another one.', { 'Retry-After': '1' })
+      return answer(503, unavailableMessage('ShuttingDown'), { 'Retry-After': '1' })
     case 'StorageUnavailable':
-      return answer(503, 'Storage is unavailable; try again shortly.', { 'Retry-After': '1' })
+      return answer(503, unavailableMessage('Storage'), { 'Retry-After': '1' })
     case 'StorageFull':
-      return answer(507, `Storage is full (${problem.limit}): no new plant can be stored; plants already stored can still be sent again.`)
+      return answer(507, storageFullMessage(problem.limit))
     case 'AuthenticationUnavailable':
-      return answer(503, 'The identity provider cannot be reached to check the token; try again shortly.', {
-        'Retry-After': '1',
-      })
+      return answer(503, unavailableMessage('IdentityProvider'), { 'Retry-After': '1' })
     case 'UnexpectedFailure':
       return answer(500, 'Something went wrong on our side; the failure has been logged.')
     default:
@@ -75,15 +80,8 @@ export const toErrorResponse = (problem: Problem): ErrorResponse => {
 const answer = (status: ErrorStatus, message: string, headers: Record<string, string> = {}): ErrorResponse => ({
   status,
   headers,
-  body: { error: status, message },
+  body: errorDocument(status, message),
 })
-
-const describeViolations = (violations: ReadonlyArray<Violation>): string => {
-  const parts = violations.map(({ path, expected }) =>
-    path === '' ? `the request body must be ${expected}` : `\`${path}\` must be ${expected}`,
-  )
-  return `Invalid NewPlant: ${parts.join('; ')}.`
-}
 
 const absurd = (value: never): never => {
   throw new Error(`unhandled problem: ${JSON.stringify(value)}`)

@@ -10,6 +10,7 @@ import { expectLeftTag, expectRight } from '../../support/either.js'
 import { authenticatorAnswering, unavailablePlantStore } from '../../support/fakes.js'
 import { startTestApp, TOKEN, type TestApp } from '../../support/http-app.js'
 import { plant } from '../../support/plants.js'
+import { finalResponses, rawExchange } from '../../support/raw-http.js'
 
 /** A fetch that records what the client sent and may change the request on its way. */
 const recordingFetch = (change: (init: RequestInit) => RequestInit = (init) => init) => {
@@ -33,6 +34,40 @@ const stopStub = async (server: Server): Promise<void> => {
   server.closeAllConnections()
   await new Promise<void>((resolve) => server.close(() => resolve()))
 }
+
+
+/** A request as the client made it, for a transport that changes it on its way. */
+interface OnTheWire {
+  readonly requestLine: string
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+}
+
+/**
+ * A fetch that sends the client's request over a raw socket after `change` (a proxy that rewrote
+ * it, say), and hands the client the service's real answer: for the statuses no request of the
+ * client's own provokes.
+ */
+const rewritingFetch =
+  (change: (request: OnTheWire) => OnTheWire): typeof fetch =>
+  async (input, init = {}) => {
+    const url = new URL(String(input as string))
+    const body = String(init.body ?? '')
+    const sent = change({
+      requestLine: `${init.method ?? 'GET'} ${url.pathname} HTTP/1.1`,
+      headers: {
+        Host: url.host,
+        ...Object.fromEntries(new Headers(init.headers).entries()),
+        'Content-Length': String(Buffer.byteLength(body)),
+        Connection: 'close',
+      },
+      body,
+    })
+    const head = [sent.requestLine, ...Object.entries(sent.headers).map(([name, value]) => `${name}: ${value}`)].join('\r\n')
+    const [answer] = finalResponses(await rawExchange(url.origin, `${head}\r\n\r\n${sent.body}`))
+    if (answer === undefined) throw new TypeError('fetch failed: no answer')
+    return new Response(answer.body, { status: answer.status, headers: answer.headers })
+  }
 
 describe('plant-store/client against the real service', function () {
   this.timeout(20_000)
@@ -191,6 +226,27 @@ describe('plant-store/client against the real service', function () {
       const { url } = await serve({ basePath: '/api/v1' })
       expect(expectLeftTag(await clientOf(url).createPlant({ id: 1n, name: 'x' })(), 'ServiceError').status).to.equal(404)
     })
+  })
+
+  describe('answers its own requests never provoke, met through a transport that changed them', function () {
+    const cases: ReadonlyArray<{ status: number; change: (request: OnTheWire) => OnTheWire }> = [
+      { status: 400, change: (r) => ({ ...r, body: '{"id": 1,'.padEnd(r.body.length, ' ') }) },
+      { status: 405, change: (r) => ({ ...r, requestLine: r.requestLine.replace(/^POST/, 'PUT') }) },
+      { status: 408, change: (r) => ({ ...r, body: r.body.slice(0, 3) }) },
+      { status: 415, change: (r) => ({ ...r, headers: { ...r.headers, 'content-type': 'text/plain' } }) },
+      { status: 417, change: (r) => ({ ...r, headers: { ...r.headers, Expect: 'teapot' } }) },
+      { status: 431, change: (r) => ({ ...r, headers: { ...r.headers, 'X-Padding': 'x'.repeat(64 * 1024) } }) },
+      { status: 501, change: (r) => ({ ...r, requestLine: 'CONNECT 127.0.0.1:9 HTTP/1.1' }) },
+    ]
+    for (const { status, change } of cases) {
+      it(`${status}: ServiceError with the status and the service's message`, async function () {
+        app = await startTestApp({}, { requestTimeoutMs: 300, headersTimeoutMs: 300 })
+        const client = clientOf(app.url, { fetch: rewritingFetch(change) })
+        const error = expectLeftTag(await client.createPlant({ id: 1n, name: 'x' })(), 'ServiceError')
+        expect(error.status).to.equal(status)
+        expect(error.message).to.be.a('string').and.not.equal('')
+      })
+    }
   })
 
   describe('no answer, or an answer the API does not send', function () {

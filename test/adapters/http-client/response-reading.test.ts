@@ -1,33 +1,7 @@
 import { expect } from 'chai'
 import { authParam, retryAfterSeconds } from '../../../adapters/http-client/response-headers.js'
-import { violationsFromMessage } from '../../../adapters/http-client/violations-message.js'
 
 describe('the client reading what the service says', function () {
-  describe('violationsFromMessage', function () {
-    it('reads each named field and what it must be, in order', function () {
-      expect(violationsFromMessage('Invalid NewPlant: `id` must be an integer from 1 to 2; `tag` must be a string.')).to.deep.equal([
-        { path: 'id', expected: 'an integer from 1 to 2' },
-        { path: 'tag', expected: 'a string' },
-      ])
-    })
-
-    it('reads a violation of the whole body as the empty path', function () {
-      expect(violationsFromMessage('Invalid NewPlant: the request body must be a JSON object.')).to.deep.equal([
-        { path: '', expected: 'a JSON object' },
-      ])
-    })
-
-    it('answers undefined for a 400 that names no field', function () {
-      for (const message of [
-        'Send a JSON object: the request body is not well-formed JSON.',
-        'Invalid NewPlant: something else.',
-        'Invalid NewPlant: `id` must be a string',
-      ]) {
-        expect(violationsFromMessage(message), message).to.equal(undefined)
-      }
-    })
-  })
-
   describe('authParam', function () {
     const header = 'Bearer realm="plant-store", error="insufficient_scope", scope="plants:write \\"x\\""'
     it('reads quoted parameters, unescaping them', function () {

@@ -1,0 +1,47 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+
+/**
+ * The statuses the service answers with an Error document. Each is a literal, so the `error`
+ * field of the document is an int32 by construction, and a new status is a deliberate change here.
+ */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 413 | 415 | 417 | 431 | 500 | 501 | 503 | 507
+
+/** Every status of `ErrorStatus`, for readers that must tell the API's answers from others. */
+export const ERROR_STATUSES: ReadonlySet<number> = new Set<ErrorStatus>([
+  400, 401, 403, 404, 405, 408, 409, 413, 415, 417, 431, 500, 501, 503, 507,
+] satisfies ReadonlyArray<ErrorStatus>)
+
+/** The Error document of the API: `error` is the HTTP status, `message` tells a person what to fix. */
+export interface ErrorDocument {
+  readonly error: ErrorStatus
+  readonly message: string
+}
+
+const isErrorStatus = (value: unknown): value is ErrorStatus => typeof value === 'number' && ERROR_STATUSES.has(value)
+
+const ErrorStatusCodec = new t.Type<ErrorStatus, number, unknown>(
+  'ErrorStatus',
+  isErrorStatus,
+  (input, context) => (isErrorStatus(input) ? t.success(input) : t.failure(input, context)),
+  (status) => status,
+)
+
+/** The Error document as it crosses the wire. */
+export const ErrorDocumentCodec: t.Type<ErrorDocument, { error: number; message: string }> = t.readonly(
+  t.type({ error: ErrorStatusCodec, message: t.string }),
+  'ErrorDocument',
+)
+
+/** The Error document in a parsed body, when it is one and names the status it came with. */
+export const readErrorDocument = (body: unknown, status: number): E.Either<string, ErrorDocument> => {
+  const decoded = ErrorDocumentCodec.decode(body)
+  if (E.isLeft(decoded)) return E.left('the body is not an Error document {"error", "message"} of this API')
+  if (decoded.right.error !== status) {
+    return E.left(`the Error document says ${decoded.right.error} but the status is ${status}`)
+  }
+  return E.right(decoded.right)
+}
+
+/** The Error document for a status and a message, serialised as the API sends it. */
+export const errorDocument = (error: ErrorStatus, message: string): ErrorDocument => ({ error, message })

@@ -1,0 +1,13 @@
+// The HTTP API's shared vocabulary: what the service writes and its client reads. Both adapters
+// import it; it imports only the core.
+export { ERROR_STATUSES, ErrorDocumentCodec, errorDocument, readErrorDocument } from './error-document.js'
+export type { ErrorDocument, ErrorStatus } from './error-document.js'
+export {
+  invalidNewPlantMessage,
+  storageFullMessage,
+  storageLimitFrom,
+  unavailableMessage,
+  unavailableReasonFrom,
+  violationsFromMessage,
+} from './messages.js'
+export type { UnavailableReason } from './messages.js'
