@@ -1,6 +1,7 @@
 import { METHODS } from 'node:http'
 import Router from '@koa/router'
 import Koa from 'koa'
+import type { HttpContext, HttpMiddleware } from './request/request-state.js'
 import type { Authenticator, PlantStore } from '../../core/index.js'
 import { isLiteralBasePath } from './routes/base-path.js'
 import { closeConnectionWhenDone } from './request/connection-close.js'
@@ -65,7 +66,7 @@ export const createHttpApp = ({
   router.post(plants, createPlantHandler)
   refuseOtherMethods(router, plants, ['POST'])
   for (const [path, handler] of [
-    ['/openapi.json', async (ctx: Koa.Context) => sendJson(ctx, 200, document)],
+    ['/openapi.json', async (ctx: HttpContext) => sendJson(ctx, 200, document)],
     ['/healthz', healthz()],
     ['/readyz', readyz(plantStore, draining)],
     ...docsAssets().map(({ path, handler }) => [path, handler] as const),
@@ -83,7 +84,7 @@ export const createHttpApp = ({
 // The checks every request passes, then its route, then the decision to keep its connection: as
 // plain calls inside one layer, since each Koa layer costs every request a dispatch and a promise.
 const admitThenRoute =
-  (route: RouteRequest, draining: () => boolean): Koa.Middleware =>
+  (route: RouteRequest, draining: () => boolean): HttpMiddleware =>
   async (ctx) => {
     try {
       const refusal = hostProblem(ctx.req) ?? expectationProblem(ctx.req)

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type Koa from 'koa'
+import type { HttpContext } from '../request/request-state.js'
 import { parseExactJson, type JsonLimits } from './exact-json.js'
 import { readRequestBytes } from './request-bytes.js'
 import { malformedBody, unexpectedFailure, unsupportedMediaType, type RequestProblem } from '../errors/problems.js'
@@ -13,7 +13,7 @@ const JSON_TYPES = ['application/json', 'application/*+json']
  */
 export const makeJsonBodyReader =
   (limitBytes: number, jsonLimits: JsonLimits) =>
-  (ctx: Koa.Context): TE.TaskEither<RequestProblem, unknown> =>
+  (ctx: HttpContext): TE.TaskEither<RequestProblem, unknown> =>
   // One async step rather than a pipe of combinators: it runs on every request.
   async () => {
     const refusal = contentTypeProblem(ctx)
@@ -27,7 +27,7 @@ export const makeJsonBodyReader =
 // The header nearly every client sends, whose answers below are known without parsing it.
 const PLAIN_JSON = 'application/json'
 
-const contentTypeProblem = (ctx: Koa.Context): RequestProblem | undefined => {
+const contentTypeProblem = (ctx: HttpContext): RequestProblem | undefined => {
   if (ctx.req.headers['content-type'] === PLAIN_JSON) return undefined
   if (!isJsonMediaType(mediaTypeOf(ctx.get('Content-Type')))) {
     return unsupportedMediaType('Send the request body as application/json.')
@@ -49,7 +49,7 @@ const isJsonMediaType = (type: string): boolean =>
 // A request announcing no body (neither Transfer-Encoding nor a Content-Length), or whose
 // Content-Type does not parse as a media type, is read as zero bytes without touching its stream,
 // as koa-bodyparser read it before: its JSON parse then fails as an empty text does.
-const hasReadableBody = (ctx: Koa.Context): boolean => {
+const hasReadableBody = (ctx: HttpContext): boolean => {
   const { headers } = ctx.req
   if (headers['content-type'] === PLAIN_JSON) {
     return headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(headers['content-length']))
@@ -57,7 +57,7 @@ const hasReadableBody = (ctx: Koa.Context): boolean => {
   return Boolean(ctx.request.is(JSON_TYPES))
 }
 
-const readBytes = async (ctx: Koa.Context, limitBytes: number): Promise<E.Either<RequestProblem, Uint8Array>> => {
+const readBytes = async (ctx: HttpContext, limitBytes: number): Promise<E.Either<RequestProblem, Uint8Array>> => {
   try {
     return await readRequestBytes(ctx.req, limitBytes)
   } catch (error) {

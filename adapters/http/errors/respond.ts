@@ -1,10 +1,10 @@
-import type Koa from 'koa'
+import type { HttpContext } from '../request/request-state.js'
 import { toErrorResponse, type Problem } from './error-response.js'
 
 /** Answers with the Error document for a problem, and keeps the problem for the request log. */
-export const sendProblem = (ctx: Koa.Context, problem: Problem): void => {
+export const sendProblem = (ctx: HttpContext, problem: Problem): void => {
   const { status, headers, body } = toErrorResponse(problem)
-  ctx.state['problem'] = problem
+  ctx.state.problem = problem
   ctx.response.set(headers)
   sendJson(ctx, status, body)
 }
@@ -18,7 +18,7 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
  * returned: a body that cannot be serialised then throws inside the error boundary. The type is
  * set before the body, or Koa would take a string body for text.
  */
-export const sendJson = (ctx: Koa.Context, status: number, body: unknown): void => {
+export const sendJson = (ctx: HttpContext, status: number, body: unknown): void => {
   const json = JSON.stringify(body)
   // Through ctx.response rather than ctx's delegating accessors, which cost each call an `apply`.
   const { response } = ctx

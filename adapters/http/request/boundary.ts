@@ -1,10 +1,12 @@
-import type Koa from 'koa'
+import type { HttpContext, HttpMiddleware } from './request-state.js'
 import { describeCause, describeCauseBriefly } from '../errors/describe-cause.js'
 import type { Logger } from '../ports/logger.js'
 import type { HttpObserver } from '../ports/http-observer.js'
 import { requestIdFrom } from './request-id.js'
 import { unexpectedFailure } from '../errors/problems.js'
 import { sendProblem } from '../errors/respond.js'
+import type { Problem } from '../errors/error-response.js'
+import { requestLogLine } from '../errors/request-log-line.js'
 import { routeOf } from '../routes/dispatch.js'
 
 export interface RequestBoundaryDeps {
@@ -20,7 +22,7 @@ export interface RequestBoundaryDeps {
  * change or fail it. A cause reaches the log once, on that line.
  */
 export const requestBoundary =
-  ({ log, observer }: RequestBoundaryDeps): Koa.Middleware =>
+  ({ log, observer }: RequestBoundaryDeps): HttpMiddleware =>
   async (ctx, next) => {
     const started = performance.now()
     const sent = ctx.req.headers['x-request-id']
@@ -42,7 +44,7 @@ export const requestBoundary =
   }
 
 // Headers set before the throw (a WWW-Authenticate, say) belong to an answer that is not sent.
-const answerDefect = (ctx: Koa.Context, requestId: string, error: unknown): void => {
+const answerDefect = (ctx: HttpContext, requestId: string, error: unknown): void => {
   if (ctx.headerSent) return
   // Except Connection: a close decided for the connection (a body left unread, a drain) stands.
   for (const name of ctx.res.getHeaderNames()) if (name !== 'connection') ctx.res.removeHeader(name)
@@ -50,7 +52,7 @@ const answerDefect = (ctx: Koa.Context, requestId: string, error: unknown): void
   sendProblem(ctx, unexpectedFailure(error))
 }
 
-const writeRequestLine = (log: Logger, ctx: Koa.Context, requestId: string, route: string, ms: number): void => {
+const writeRequestLine = (log: Logger, ctx: HttpContext, requestId: string, route: string, ms: number): void => {
   const fields: Record<string, unknown> = {
     requestId,
     method: ctx.method,
@@ -58,28 +60,15 @@ const writeRequestLine = (log: Logger, ctx: Koa.Context, requestId: string, rout
     status: ctx.status,
     ms: Math.round(ms * 10) / 10,
   }
-  const subject: unknown = ctx.state['subject']
-  if (typeof subject === 'string') fields['subject'] = subject
-  const status = ctx.status
-  // A 503 is an outage being reported, expected while it lasts: a warning with the cause's
-  // message, not a stack per request. Any other 5xx is a defect worth its whole description.
-  if (status === 503 && problemOf(ctx)?._tag === 'ShuttingDown') {
-    logSafely(log, 'info', 'request refused: shutting down', fields)
-  } else if (status === 503) {
-    fields['cause'] = describeCauseBriefly(causeOf(ctx))
-    logSafely(log, 'warn', 'request refused: dependency unavailable', fields)
-  } else if (status >= 500) {
-    fields['cause'] = describeCause(causeOf(ctx))
-    logSafely(log, 'error', 'request failed', fields)
-  } else {
-    logSafely(log, 'info', 'request', fields)
-  }
+  const { subject, problem } = ctx.state
+  if (subject !== undefined) fields['subject'] = subject
+  const line = requestLogLine(problem, ctx.status)
+  if (line.cause === 'brief') fields['cause'] = describeCauseBriefly(causeOf(problem))
+  if (line.cause === 'whole') fields['cause'] = describeCause(causeOf(problem))
+  logSafely(log, line.level, line.message, fields)
 }
 
-const problemOf = (ctx: Koa.Context): { readonly _tag: string; readonly cause?: unknown } | undefined =>
-  ctx.state['problem'] as { readonly _tag: string; readonly cause?: unknown } | undefined
-
-const causeOf = (ctx: Koa.Context): unknown => problemOf(ctx)?.cause
+const causeOf = (problem: Problem | undefined): unknown => (problem !== undefined && 'cause' in problem ? problem.cause : undefined)
 
 // A logger that throws loses its line; the request keeps its answer. One plain line says so, in
 // case the failure was in the fields and not in the logger.

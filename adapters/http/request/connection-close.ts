@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import type Koa from 'koa'
+import type { HttpContext } from './request-state.js'
 
 /**
  * Ends the connection after the response, with `Connection: close`, when keeping it would cost
@@ -12,7 +12,7 @@ import type Koa from 'koa'
  * Called once the request has been answered. Most requests are complete by then: they get no
  * promise to wait for, and pay no extra turn of the event loop.
  */
-export const closeConnectionWhenDone = (ctx: Koa.Context, draining: () => boolean): Promise<void> | undefined => {
+export const closeConnectionWhenDone = (ctx: HttpContext, draining: () => boolean): Promise<void> | undefined => {
   if (draining()) {
     ctx.set('Connection', 'close')
     return undefined
@@ -23,7 +23,7 @@ export const closeConnectionWhenDone = (ctx: Koa.Context, draining: () => boolea
 // Node marks a request complete one turn of the event loop after parsing its last byte, so a
 // body sent along with the headers but refused at once is given that turn before it counts as
 // still arriving.
-const closeUnlessArrived = async (ctx: Koa.Context): Promise<void> => {
+const closeUnlessArrived = async (ctx: HttpContext): Promise<void> => {
   await nextTurn()
   if (!ctx.req.complete) ctx.set('Connection', 'close')
 }

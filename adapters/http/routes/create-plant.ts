@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type Koa from 'koa'
+import type { HttpContext } from '../request/request-state.js'
 import { authenticate, createPlant, type Authenticator, type PlantStore } from '../../../core/index.js'
 import { bearerTokenFrom } from '../request/bearer-credentials.js'
 import type { RequestProblem } from '../errors/problems.js'
@@ -9,7 +9,7 @@ import { sendJson, sendProblem } from '../errors/respond.js'
 export interface CreatePlantRouteDeps {
   readonly plantStore: PlantStore
   readonly authenticator: Authenticator
-  readonly readJsonBody: (ctx: Koa.Context) => TE.TaskEither<RequestProblem, unknown>
+  readonly readJsonBody: (ctx: HttpContext) => TE.TaskEither<RequestProblem, unknown>
 }
 
 /**
@@ -19,7 +19,7 @@ export interface CreatePlantRouteDeps {
  * with `pipe` because this runs on every request, and composing would rebuild the same chain of
  * closures each time (fp-ts's `dual` copies its arguments on every call).
  */
-export const createPlantRoute = ({ plantStore, authenticator, readJsonBody }: CreatePlantRouteDeps): ((ctx: Koa.Context) => Promise<void>) => {
+export const createPlantRoute = ({ plantStore, authenticator, readJsonBody }: CreatePlantRouteDeps): ((ctx: HttpContext) => Promise<void>) => {
   const authenticateToken = authenticate({ authenticator })
   const create = createPlant({ plantStore })
   return async (ctx) => {
@@ -27,7 +27,7 @@ export const createPlantRoute = ({ plantStore, authenticator, readJsonBody }: Cr
     if (E.isLeft(token)) return sendProblem(ctx, token.left)
     const principal = await authenticateToken(token.right)()
     if (E.isLeft(principal)) return sendProblem(ctx, principal.left)
-    ctx.state['subject'] = principal.right.subject
+    ctx.state.subject = principal.right.subject
     const body = await readJsonBody(ctx)()
     if (E.isLeft(body)) return sendProblem(ctx, body.left)
     const plant = await create(principal.right, body.right)()

@@ -1,10 +1,10 @@
 import type Router from '@koa/router'
-import type Koa from 'koa'
+import type { HttpContext } from '../request/request-state.js'
 import { routeNotFound } from '../errors/problems.js'
 import { sendProblem } from '../errors/respond.js'
 
 /** Answers a request: a route's handler, or the whole routing, which answers 404 when no route claims it. */
-export type RouteRequest = (ctx: Koa.Context) => Promise<void>
+export type RouteRequest = (ctx: HttpContext) => Promise<void>
 
 /** The one route the service exists for, matched ahead of the router. */
 export interface Operation {
@@ -25,7 +25,7 @@ export const routeRequests = (operation: Operation, router: Router): RouteReques
   const routes = router.routes()
   return (ctx) => {
     if (ctx.req.url === operation.path && ctx.req.method === operation.method) {
-      ctx.state['route'] = operation.path
+      ctx.state.route = operation.path
       return operation.handler(ctx)
     }
     return routes(ctx as Parameters<typeof routes>[0], async () => sendProblem(ctx, routeNotFound)) as Promise<void>
@@ -33,10 +33,4 @@ export const routeRequests = (operation: Operation, router: Router): RouteReques
 }
 
 /** The route pattern that answered a request, as its log line and its metrics name it. */
-export const routeOf = (ctx: Koa.Context): string => {
-  const exact: unknown = ctx.state['route']
-  if (typeof exact === 'string') return exact
-  // @koa/router records the pattern of the route that answered; no route means the 404.
-  const matched: unknown = (ctx as { _matchedRoute?: unknown })._matchedRoute
-  return typeof matched === 'string' ? matched : 'unmatched'
-}
+export const routeOf = (ctx: HttpContext): string => ctx.state.route ?? ctx.routerPath ?? 'unmatched'

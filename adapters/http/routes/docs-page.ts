@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import type Koa from 'koa'
+import type { HttpMiddleware } from '../request/request-state.js'
 
 /**
  * `/docs`: the API reference, rendered in the browser by Swagger UI from `/openapi.json`. Swagger
@@ -9,7 +9,7 @@ import type Koa from 'koa'
  */
 export interface DocsAsset {
   readonly path: string
-  readonly handler: Koa.Middleware
+  readonly handler: HttpMiddleware
 }
 
 // Swagger UI styles elements inline and draws its icons as data: URIs; nothing else is allowed.
@@ -62,7 +62,7 @@ const fromSwaggerUi = (file: string): Buffer => {
 }
 
 const serve =
-  (type: string, body: string | Buffer, cacheControl: string): Koa.Middleware =>
+  (type: string, body: string | Buffer, cacheControl: string): HttpMiddleware =>
   async (ctx) => {
     ctx.status = 200
     ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY)

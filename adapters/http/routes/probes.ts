@@ -1,18 +1,18 @@
 import * as E from 'fp-ts/lib/Either.js'
-import type Koa from 'koa'
+import type { HttpMiddleware } from '../request/request-state.js'
 import type { PlantStore } from '../../../core/index.js'
 import { shuttingDown } from '../errors/problems.js'
 import { sendJson, sendProblem } from '../errors/respond.js'
 
 /** `/healthz`: answers while the process can answer at all. */
-export const healthz = (): Koa.Middleware => async (ctx) => sendJson(ctx, 200, { status: 'alive' })
+export const healthz = (): HttpMiddleware => async (ctx) => sendJson(ctx, 200, { status: 'alive' })
 
 /**
  * `/readyz`: answers 200 only while storage does, so no traffic goes where it would get 503, and
  * 503 from the moment the service starts draining, so load balancers stop sending it requests.
  */
 export const readyz =
-  (plantStore: PlantStore, draining: () => boolean): Koa.Middleware =>
+  (plantStore: PlantStore, draining: () => boolean): HttpMiddleware =>
   async (ctx) => {
     if (draining()) {
       sendProblem(ctx, shuttingDown)

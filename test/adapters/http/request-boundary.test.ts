@@ -4,6 +4,7 @@ import { connect } from 'node:net'
 import { once } from 'node:events'
 import type { HttpObserver, Logger } from '../../../adapters/http/index.js'
 import { storageUnavailable, type PlantStore } from '../../../core/index.js'
+import { makeInMemoryPlantStore } from '../../../adapters/in-memory/index.js'
 import { postPlant, startTestApp, type TestApp } from '../../support/http-app.js'
 import { expectErrorDocument, expectPlant } from '../../support/responses.js'
 
@@ -167,6 +168,16 @@ describe('the error boundary and the request log', function () {
       await expectErrorDocument(response, 503)
       const line = app.log.lines.find((l) => l['requestId'] === response.headers.get('x-request-id'))
       expect(line).to.include({ level: 'info', msg: 'request refused: shutting down', route: '/readyz', status: 503 })
+      expect(line).to.not.have.property('cause')
+    })
+
+    it('logs a full store (507) as the bound doing its work, a warning with no cause, not as a defect', async function () {
+      app = await startTestApp({ plantStore: makeInMemoryPlantStore({ maxPlants: 1, maxBytes: 1024 ** 2 }) })
+      await expectPlant(await postPlant(app.url, '{"id":1,"name":"x"}'), { name: 'x' })
+      const response = await postPlant(app.url, '{"id":2,"name":"y"}')
+      await expectErrorDocument(response, 507)
+      const line = app.log.lines.find((l) => l['requestId'] === response.headers.get('x-request-id'))
+      expect(line).to.include({ level: 'warn', msg: 'request refused: storage full', status: 507 })
       expect(line).to.not.have.property('cause')
     })
   })

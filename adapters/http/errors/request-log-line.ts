@@ -1,0 +1,29 @@
+import type { Problem } from './error-response.js'
+
+/** How the request log tells of an answer: its level, its words, and how much of the cause it shows. */
+export interface RequestLogLine {
+  readonly level: 'info' | 'warn' | 'error'
+  readonly message: string
+  /** `brief`: the cause's message; `whole`: its whole description, stack included. */
+  readonly cause?: 'brief' | 'whole'
+}
+
+/**
+ * The one place where an answer's severity is decided, beside the one that gives it its status. An
+ * outage being reported (503) is expected while it lasts: a warning with the cause's message, not
+ * a stack per request. A store that is full (507) is the bound doing its work. Any other 5xx is a
+ * defect worth its whole description.
+ */
+export const requestLogLine = (problem: Problem | undefined, status: number): RequestLogLine => {
+  switch (problem?._tag) {
+    case 'ShuttingDown':
+      return { level: 'info', message: 'request refused: shutting down' }
+    case 'StorageUnavailable':
+    case 'AuthenticationUnavailable':
+      return { level: 'warn', message: 'request refused: dependency unavailable', cause: 'brief' }
+    case 'StorageFull':
+      return { level: 'warn', message: 'request refused: storage full' }
+    default:
+      return status >= 500 ? { level: 'error', message: 'request failed', cause: 'whole' } : { level: 'info', message: 'request' }
+  }
+}
