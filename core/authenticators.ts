@@ -16,7 +16,7 @@ import type { Identity } from './principal.js'
  */
 export const firstAccepting = (authenticators: ReadonlyNonEmptyArray<Authenticator>): Authenticator => {
   const [first, ...rest] = authenticators
-  // Alone, the first is the answer: no fold over the others is built on every request.
+  // Alone, the first is the answer.
   if (rest.length === 0) return first
   return {
     verify: (token: BearerToken) =>

@@ -24,7 +24,6 @@ export const makeStaticTokenAuthenticator = (tokens: ReadonlyArray<string>): Aut
       candidate.write(token, 'utf8')
       const length = Buffer.byteLength(token, 'utf8')
       let match: (typeof known)[number] | undefined
-      // An index loop: no iterator and no entry pair per configured token, on every request.
       for (let index = 0; index < known.length; index++) {
         const entry = known[index] as (typeof known)[number]
         if (timingSafeEqual(entry.padded, candidate) && entry.length === length && match === undefined) match = entry

@@ -3,9 +3,15 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as RA from 'fp-ts/lib/ReadonlyArray.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
-import type { HttpServerLimits, JsonLimits } from '../../adapters/http/index.js'
+import {
+  DEFAULT_HTTP_SERVER_LIMITS,
+  DEFAULT_JSON_LIMITS,
+  type HttpServerLimits,
+  type JsonLimits,
+} from '../../adapters/http/index.js'
 import { DEFAULT_IN_MEMORY_LIMITS, type InMemoryLimits } from '../../adapters/in-memory/index.js'
 import type { JwtAuthenticatorOptions } from '../../adapters/jwt/index.js'
+import { DEFAULT_MONGO_TIMEOUTS } from '../../adapters/mongodb/index.js'
 import type { BearerToken } from '../../core/index.js'
 import {
   BasePath,
@@ -26,7 +32,7 @@ import {
   Port,
   withDefault,
 } from './env-codecs.js'
-import { parseJwtConfig } from './jwt-config.js'
+import { JWT_VARIABLES, parseJwtConfig } from './jwt-config.js'
 
 /** Where plants are kept: process memory, or a MongoDB deployment. */
 export type StorageConfig =
@@ -60,7 +66,9 @@ export interface ShutdownConfig {
   readonly graceMs: number
 }
 
+// The service's own defaults; the adapters' limits take the adapters' defaults.
 const DEFAULT_GRACE_MS = 10_000
+const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024
 
 const Environment = t.type({
   PORT: withDefault(Port, 3000),
@@ -69,14 +77,14 @@ const Environment = t.type({
   PLANT_STORE_TOKENS: BearerTokens,
   MONGODB_URI: MongoUri,
   MONGODB_DB: withDefault(MongoDbName, 'plant_store'),
-  MONGODB_TIMEOUT_MS: withDefault(Milliseconds, 5000),
-  BODY_LIMIT: withDefault(ByteSize, 64 * 1024),
-  JSON_NUMBER_LIMIT: withDefault(NumberLength, 100),
-  JSON_DEPTH_LIMIT: withDefault(NestingDepth, 32),
-  HEADERS_TIMEOUT_MS: withDefault(Milliseconds, 10_000),
-  REQUEST_TIMEOUT_MS: withDefault(Milliseconds, 30_000),
-  KEEP_ALIVE_TIMEOUT_MS: withDefault(Milliseconds, 5_000),
-  MAX_CONNECTIONS: withDefault(ConnectionCount, 1_000),
+  MONGODB_TIMEOUT_MS: withDefault(Milliseconds, DEFAULT_MONGO_TIMEOUTS.operationMs),
+  BODY_LIMIT: withDefault(ByteSize, DEFAULT_BODY_LIMIT_BYTES),
+  JSON_NUMBER_LIMIT: withDefault(NumberLength, DEFAULT_JSON_LIMITS.maxNumberLength),
+  JSON_DEPTH_LIMIT: withDefault(NestingDepth, DEFAULT_JSON_LIMITS.maxDepth),
+  HEADERS_TIMEOUT_MS: withDefault(Milliseconds, DEFAULT_HTTP_SERVER_LIMITS.headersTimeoutMs),
+  REQUEST_TIMEOUT_MS: withDefault(Milliseconds, DEFAULT_HTTP_SERVER_LIMITS.requestTimeoutMs),
+  KEEP_ALIVE_TIMEOUT_MS: withDefault(Milliseconds, DEFAULT_HTTP_SERVER_LIMITS.keepAliveTimeoutMs),
+  MAX_CONNECTIONS: withDefault(ConnectionCount, DEFAULT_HTTP_SERVER_LIMITS.maxConnections),
   SHUTDOWN_DRAIN_MS: withDefault(DelayMilliseconds, 5_000),
   SHUTDOWN_GRACE_MS: Milliseconds,
   IN_MEMORY_MAX_PLANTS: withDefault(PlantCount, DEFAULT_IN_MEMORY_LIMITS.maxPlants),
@@ -87,6 +95,9 @@ const Environment = t.type({
 })
 
 type Variables = t.TypeOf<typeof Environment>
+
+/** Every variable the service reads. */
+export const SERVICE_VARIABLES: ReadonlyArray<string> = [...Object.keys(Environment.props), ...JWT_VARIABLES]
 
 // Rules that tie one variable to another, each message naming the variable to change.
 const checkRelations = (vars: Variables): E.Either<ReadonlyArray<string>, Variables> => {

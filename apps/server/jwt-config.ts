@@ -124,7 +124,8 @@ const ClaimVariables = t.type({
 })
 
 const KEY_VARIABLES = ['JWT_JWKS_URL', 'JWT_PUBLIC_KEY', 'JWT_SECRET'] as const
-const JWT_VARIABLES = [...Object.keys(KeyVariables.props), ...Object.keys(ClaimVariables.props)]
+/** Every JWT_ variable the service reads. */
+export const JWT_VARIABLES: ReadonlyArray<string> = [...Object.keys(KeyVariables.props), ...Object.keys(ClaimVariables.props)]
 
 const validation = E.getApplicativeValidation(RA.getSemigroup<string>())
 

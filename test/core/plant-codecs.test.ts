@@ -223,6 +223,20 @@ describe('NewPlant codec', function () {
       })
     }
 
+    it('refuses an object it cannot read (a revoked Proxy, a throwing getter) as a value, never throwing', function () {
+      const { proxy, revoke } = Proxy.revocable({ id: 1n, name: 'x' }, {})
+      revoke()
+      const throwing = Object.defineProperty({ id: 1n }, 'name', {
+        enumerable: true,
+        get: () => {
+          throw new Error('getter')
+        },
+      })
+      for (const input of [proxy, throwing]) {
+        expect(violationsOf(input)).to.deep.equal([{ path: '', expected: 'an object whose fields can be read' }])
+      }
+    })
+
     it('does not accept fields inherited from a prototype as the plant', async function () {
       const decoded = NewPlant.decode(Object.create({ id: 1n, name: 'x' }) as unknown)
       if (decoded._tag === 'Right') {
