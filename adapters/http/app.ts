@@ -81,8 +81,8 @@ export const createHttpApp = ({
   return app
 }
 
-// The checks every request passes, then its route, then the decision to keep its connection: as
-// plain calls inside one layer, since each Koa layer costs every request a dispatch and a promise.
+// The checks every request passes, then its route, then the decision to keep its connection, as
+// plain calls inside one layer.
 const admitThenRoute =
   (route: RouteRequest, draining: () => boolean): HttpMiddleware =>
   async (ctx) => {
@@ -97,8 +97,7 @@ const admitThenRoute =
   }
 
 // Every other method answers 405, from a route registered for those methods only: an `all` route
-// would also match the served method, and the router builds a chain of every layer a request
-// matches, on every request.
+// would also match the served method.
 const refuseOtherMethods = (router: Router, path: string, allowed: ReadonlyArray<string>): void => {
   router.register(
     path,

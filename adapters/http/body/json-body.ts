@@ -14,7 +14,6 @@ const JSON_TYPES = ['application/json', 'application/*+json']
 export const makeJsonBodyReader =
   (limitBytes: number, jsonLimits: JsonLimits) =>
   (ctx: HttpContext): TE.TaskEither<RequestProblem, unknown> =>
-  // One async step rather than a pipe of combinators: it runs on every request.
   async () => {
     const refusal = contentTypeProblem(ctx)
     if (refusal !== undefined) return E.left(refusal)

@@ -20,7 +20,6 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
  */
 export const sendJson = (ctx: HttpContext, status: number, body: unknown): void => {
   const json = JSON.stringify(body)
-  // Through ctx.response rather than ctx's delegating accessors, which cost each call an `apply`.
   const { response } = ctx
   response.status = status
   response.set('Content-Type', JSON_CONTENT_TYPE)

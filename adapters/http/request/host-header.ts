@@ -10,7 +10,7 @@ export const hostProblem = (req: HttpContext['req']): RequestProblem | undefined
     ? malformedRequest
     : undefined
 
-// Counted without building a list: this runs on every request.
+// Counted without building a list.
 const hostHeaders = (rawHeaders: ReadonlyArray<string>): number => {
   let count = 0
   for (let index = 0; index < rawHeaders.length; index += 2) {

@@ -15,9 +15,7 @@ export interface CreatePlantRouteDeps {
 /**
  * POST /plants. The token is checked before a byte of the body is read, so an unauthenticated
  * request is refused without the service paying for its body. Each step is a TaskEither run in
- * turn, and the first Left is the answer: the steps are awaited one by one rather than composed
- * with `pipe` because this runs on every request, and composing would rebuild the same chain of
- * closures each time (fp-ts's `dual` copies its arguments on every call).
+ * turn, and the first Left is the answer.
  */
 export const createPlantRoute = ({ plantStore, authenticator, readJsonBody }: CreatePlantRouteDeps): ((ctx: HttpContext) => Promise<void>) => {
   const authenticateToken = authenticate({ authenticator })

@@ -16,8 +16,7 @@ export interface Operation {
 
 /**
  * Sends a request to its route. The operation is matched first, by its method and its exact
- * request target: it is the one route under load, and the router, on every request, tests the
- * path against each of its routes and composes the layers that match anew. The router holds the
+ * request target, ahead of the router. The router holds the
  * operation too, so a target the exact match does not take (one with a query, say) is answered
  * by the same handler, and the two ways in cannot disagree.
  */
