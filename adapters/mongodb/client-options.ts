@@ -13,6 +13,12 @@ export interface MongoTimeouts {
    * client is replaced by a fresh one (a client left wedged by the driver cannot stay so).
    */
   readonly replaceClientAfterMs: number
+  /**
+   * How long a readiness probe waits for a ping. Shorter than a store call: an orchestrator's
+   * probe gives up after a second by default, and a server the driver is still waiting to find
+   * again is not ready, though a write could wait for it.
+   */
+  readonly readinessMs: number
 }
 
 export const DEFAULT_MONGO_TIMEOUTS: MongoTimeouts = {
@@ -20,11 +26,12 @@ export const DEFAULT_MONGO_TIMEOUTS: MongoTimeouts = {
   serverSelectionMs: 3000,
   connectMs: 3000,
   replaceClientAfterMs: 10_000,
+  readinessMs: 1000,
 }
 
 /**
- * Fills in the timeouts not given: server selection and connection default to at most the
- * whole; the client is replaced after two deadlines' worth of unavailability.
+ * Fills in the timeouts not given: server selection, connection and readiness default to at most
+ * the whole; the client is replaced after two deadlines' worth of unavailability.
  */
 export const resolveTimeouts = (given: Partial<MongoTimeouts> = {}): MongoTimeouts => {
   const operationMs = given.operationMs ?? DEFAULT_MONGO_TIMEOUTS.operationMs
@@ -33,6 +40,7 @@ export const resolveTimeouts = (given: Partial<MongoTimeouts> = {}): MongoTimeou
     serverSelectionMs: given.serverSelectionMs ?? Math.min(DEFAULT_MONGO_TIMEOUTS.serverSelectionMs, operationMs),
     connectMs: given.connectMs ?? Math.min(DEFAULT_MONGO_TIMEOUTS.connectMs, operationMs),
     replaceClientAfterMs: given.replaceClientAfterMs ?? 2 * operationMs,
+    readinessMs: given.readinessMs ?? Math.min(DEFAULT_MONGO_TIMEOUTS.readinessMs, operationMs),
   }
 }
 

@@ -95,10 +95,10 @@ const connectionOver = (first: MongoClient, settings: MongoConnectionSettings): 
     retiring.add(closed)
   }
 
-  const run = async <A>(work: (on: MongoWork) => Promise<A>): Promise<A> => {
+  const run = async <A>(deadlineMs: number, work: (on: MongoWork) => Promise<A>): Promise<A> => {
     if (closing !== undefined) throw new MongoClientClosedError()
     const on = current
-    const call = withinDeadline(settings.timeouts.operationMs, async (signal) => {
+    const call = withinDeadline(deadlineMs, async (signal) => {
       // Connecting again after a failed attempt opens a fresh topology; once connected, the
       // driver's monitor follows the server going away and coming back (and the watchdog
       // replaces the client when it does not).
@@ -121,11 +121,11 @@ const connectionOver = (first: MongoClient, settings: MongoConnectionSettings): 
   }
 
   const settle =
-    (isExpected: (error: unknown) => boolean) =>
+    (deadlineMs: number, isExpected: (error: unknown) => boolean) =>
     <A>(work: (on: MongoWork) => Promise<A>): TE.TaskEither<StorageUnavailable, A> =>
     async () => {
       try {
-        return E.right(await run(work))
+        return E.right(await run(deadlineMs, work))
       } catch (error) {
         if (isExpected(error)) return E.left(storageUnavailable(error))
         throw error
@@ -133,8 +133,8 @@ const connectionOver = (first: MongoClient, settings: MongoConnectionSettings): 
     }
 
   return {
-    attempt: settle(meansStorageUnavailable),
-    probe: settle(() => true),
+    attempt: settle(settings.timeouts.operationMs, meansStorageUnavailable),
+    probe: settle(settings.timeouts.readinessMs, () => true),
     close: () => {
       closing ??= Promise.all([closeAfterInFlight(current), ...retiring]).then(() => {})
       return closing

@@ -80,6 +80,18 @@ describe('the service on MongoDB under faults (wire peer)', function () {
       expect(stored()).to.have.length(1)
     })
 
+    it('is not ready while a ping takes longer than a probe waits (1 s), though creates still succeed', async function () {
+      const { url } = await startOnPeer()
+      expect((await readyz(url)).status).to.equal(200)
+      peer.faults.inject('ping', { kind: 'delayReply', ms: 2500 })
+      const { result: notReady, ms } = await timed(() => readyz(url))
+      await expectErrorDocument(notReady, 503)
+      expect(ms).to.be.below(1000 + 500)
+      await expectPlant(await postPlant(url, '{"id":1,"name":"Monstera"}'), { name: 'Monstera' })
+      peer.faults.clear()
+      await eventuallyStatus(() => readyz(url), 200)
+    })
+
     it('loses nothing and stores nothing twice when the connection drops in the middle of an insert', async function () {
       const { url } = await startOnPeer()
       peer.faults.inject('insert', { kind: 'dropAfterRun' }, 1)

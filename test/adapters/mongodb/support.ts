@@ -15,6 +15,7 @@ export const TEST_TIMEOUTS: MongoTimeouts = {
   serverSelectionMs: 1000,
   connectMs: 500,
   replaceClientAfterMs: 3000,
+  readinessMs: 1000,
 }
 
 let databases = 0
