@@ -52,14 +52,19 @@ export const resolveTimeouts = (given: Partial<MongoTimeouts> = {}): MongoTimeou
  */
 export const clientOptionsFor = (uri: string, timeouts: MongoTimeouts): MongoClientOptions => {
   const named = optionNamesIn(uri)
-  const unless = (keys: ReadonlyArray<string>, options: MongoClientOptions): MongoClientOptions =>
+  const unless = <O extends object>(keys: ReadonlyArray<string>, options: O): O | Record<string, never> =>
     keys.some((key) => named.has(key.toLowerCase())) ? {} : options
+  // Each setting of the write concern on its own: the driver folds the string's settings into the
+  // code's field by field, so a string naming one of them changes that one alone.
+  const writeConcern = {
+    ...unless(['w'], { w: 'majority' as const }),
+    ...unless(['journal', 'j', 'fsync'], { journal: true }),
+    ...unless(['wtimeoutMS', 'wtimeout'], { wtimeoutMS: timeouts.operationMs }),
+  }
   return {
     // int64 values, `_id` included, come back as bigint: exact over the whole range.
     useBigInt64: true,
-    ...unless(['w', 'journal', 'wtimeoutMS'], {
-      writeConcern: { w: 'majority', journal: true, wtimeoutMS: timeouts.operationMs },
-    }),
+    ...(Object.keys(writeConcern).length === 0 ? {} : { writeConcern }),
     ...unless(['retryWrites'], { retryWrites: true }),
     ...unless(['serverSelectionTimeoutMS'], { serverSelectionTimeoutMS: timeouts.serverSelectionMs }),
     ...unless(['connectTimeoutMS'], { connectTimeoutMS: timeouts.connectMs }),

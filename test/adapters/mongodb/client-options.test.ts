@@ -39,9 +39,21 @@ describe('MongoDB client options', function () {
   })
 
   describe('when the connection string says otherwise, it wins', function () {
-    it('w=1 means acknowledged by the primary alone', function () {
-      expect(writeConcernOf(effective('mongodb://db.example/?w=1'))).to.deep.equal({ w: 1 })
+    it('w=1 means acknowledged by the primary alone, still journaled and bounded', function () {
+      expect(writeConcernOf(effective('mongodb://db.example/?w=1'))).to.deep.equal({ w: 1, journal: true, wtimeoutMS: 5000 })
     })
+
+    // Each setting named alone, and every pair: the one named changes, the others keep the defaults.
+    const DEFAULTS = { w: 'majority', journal: true, wtimeoutMS: 5000 }
+    const NAMED = { w: ['w=2', 2], journal: ['journal=false', false], wtimeoutMS: ['wtimeoutMS=250', 250] } as const
+    const names = Object.keys(NAMED) as Array<keyof typeof NAMED>
+    for (const combination of [...names.map((n) => [n]), ...names.flatMap((a, i) => names.slice(i + 1).map((b) => [a, b]))]) {
+      it(`naming ${combination.join(' and ')} changes ${combination.length === 1 ? 'that setting' : 'those settings'} alone`, function () {
+        const query = combination.map((name) => NAMED[name][0]).join('&')
+        const expected = { ...DEFAULTS, ...Object.fromEntries(combination.map((name) => [name, NAMED[name][1]])) }
+        expect(writeConcernOf(effective(`mongodb://db.example/?${query}`))).to.deep.equal(expected)
+      })
+    }
 
     it('journal=false and wtimeoutMS are the operator’s to choose too', function () {
       const options = effective('mongodb://db.example/?w=majority&journal=false&wtimeoutMS=250')
@@ -61,12 +73,13 @@ describe('MongoDB client options', function () {
   })
 
   describe('timeouts', function () {
-    it('default to a 5 s operation, 3 s to select a server and 3 s to connect, a new client after 10 s unavailable', function () {
+    it('default to a 5 s operation, 3 s to select a server and 3 s to connect, a new client after 10 s unavailable, 1 s for a readiness ping', function () {
       expect(resolveTimeouts()).to.deep.equal({
         operationMs: 5000,
         serverSelectionMs: 3000,
         connectMs: 3000,
         replaceClientAfterMs: 10_000,
+        readinessMs: 1000,
       })
     })
 
@@ -76,11 +89,12 @@ describe('MongoDB client options', function () {
         serverSelectionMs: 2000,
         connectMs: 2000,
         replaceClientAfterMs: 4000,
+        readinessMs: 1000,
       })
     })
 
     it('keep each one given', function () {
-      const given = { operationMs: 900, serverSelectionMs: 700, connectMs: 100, replaceClientAfterMs: 3000 }
+      const given = { operationMs: 900, serverSelectionMs: 700, connectMs: 100, replaceClientAfterMs: 3000, readinessMs: 400 }
       expect(resolveTimeouts(given)).to.deep.equal(given)
     })
   })

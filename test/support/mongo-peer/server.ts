@@ -15,6 +15,8 @@ export interface MongoPeerOptions {
   readonly host?: string
   /** The replica set the peer says it is the primary of. */
   readonly setName?: string
+  /** Told of every command as it arrives, before it runs: what a test asserts the driver sent, and when. */
+  readonly onCommand?: (name: string, command: Document) => void
 }
 
 /** A running peer. */
@@ -87,7 +89,9 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
 
   const serve = async (socket: Socket, message: Buffer, context: CommandContext): Promise<void> => {
     const request = decodeRequest(message)
-    const fault = faults.take(commandNameOf(request.command))
+    const name = commandNameOf(request.command)
+    options.onCommand?.(name, request.command)
+    const fault = faults.take(name)
     const reply = await answer(request, fault, context)
     if (reply === 'drop') {
       socket.destroy()

@@ -1,0 +1,47 @@
+import { expect } from 'chai'
+import type { Document } from 'bson'
+import { expectRight } from '../../support/either.js'
+import { startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
+import { plant } from '../../support/plants.js'
+import { freshDbName, openStore, TEST_TIMEOUTS } from './support.js'
+
+// BSON numbers (Int32, Double) as the numbers they hold.
+const plainValues = (document: Document): Document =>
+  Object.fromEntries(Object.entries(document).map(([key, value]) => [key, typeof value === 'object' && value !== null ? (value as { valueOf(): unknown }).valueOf() : value]))
+
+// What the server is asked for, not what the client options say: the write concern each insert
+// carries over the wire, for a connection string naming none, one or two of its settings.
+describe('the write concern MongoDB receives with each insert', function () {
+  let peer: MongoPeer
+  let inserts: Document[]
+  beforeEach(async function () {
+    inserts = []
+    peer = await startMongoPeer({ onCommand: (name, command) => (name === 'insert' ? inserts.push(command) : undefined) })
+  })
+  afterEach(async function () {
+    await peer.stop()
+  })
+
+  const DEFAULTS = { w: 'majority', j: true, wtimeout: TEST_TIMEOUTS.operationMs }
+  const cases: ReadonlyArray<{ query: string; expected: Document }> = [
+    { query: '', expected: DEFAULTS },
+    { query: 'w=1', expected: { ...DEFAULTS, w: 1 } },
+    { query: 'journal=false', expected: { ...DEFAULTS, j: false } },
+    { query: 'wtimeoutMS=250', expected: { ...DEFAULTS, wtimeout: 250 } },
+    { query: 'w=1&journal=false', expected: { ...DEFAULTS, w: 1, j: false } },
+    { query: 'w=1&wtimeoutMS=250', expected: { ...DEFAULTS, w: 1, wtimeout: 250 } },
+    { query: 'journal=false&wtimeoutMS=250', expected: { ...DEFAULTS, j: false, wtimeout: 250 } },
+  ]
+  for (const { query, expected } of cases) {
+    it(`${query === '' ? 'naming none' : `naming ${query}`}: ${JSON.stringify(expected)}`, async function () {
+      const { store, close } = openStore(query === '' ? peer.uri : `${peer.uri}&${query}`, freshDbName('wc'))
+      try {
+        expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
+      } finally {
+        await close()
+      }
+      expect(inserts).to.have.length.greaterThan(0)
+      for (const insert of inserts) expect(plainValues(insert['writeConcern'] as Document)).to.deep.equal(expected)
+    })
+  }
+})
