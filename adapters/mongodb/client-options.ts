@@ -68,6 +68,8 @@ export const clientOptionsFor = (uri: string, timeouts: MongoTimeouts): MongoCli
     ...unless(['retryWrites'], { retryWrites: true }),
     ...unless(['serverSelectionTimeoutMS'], { serverSelectionTimeoutMS: timeouts.serverSelectionMs }),
     ...unless(['connectTimeoutMS'], { connectTimeoutMS: timeouts.connectMs }),
+    // A call waiting for a free connection gives up with its deadline (the driver's default waits for ever).
+    ...unless(['waitQueueTimeoutMS'], { waitQueueTimeoutMS: timeouts.operationMs }),
     // A reply that never comes closes the socket, so a call given up on does not hold it.
     ...unless(['socketTimeoutMS'], { socketTimeoutMS: timeouts.operationMs }),
     ...unless(['appName'], { appName: 'plant-store' }),

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import * as E from 'fp-ts/lib/Either.js'
-import { MongoServerError, type Collection } from 'mongodb'
+import { MongoServerError, type Abortable, type Collection, type InsertOneOptions } from 'mongodb'
 import {
   alreadyStored,
   inserted,
@@ -31,7 +31,12 @@ const insertOrRead = async (
   signal: AbortSignal,
 ): Promise<InsertOutcome> => {
   try {
-    await plants.insertOne(toPlantDocument(plant))
+    // The signal stops the driver from queueing for a connection or selecting a server for its
+    // retry once the deadline has passed: a write answered 503 must not land later. The driver
+    // reads it for every operation (server selection, connection checkout), though its types
+    // declare it on reads only.
+    const options: InsertOneOptions & Abortable = { signal }
+    await plants.insertOne(toPlantDocument(plant), options)
     return inserted(plant)
   } catch (error) {
     if (!isDuplicateId(error)) throw error

@@ -1,0 +1,50 @@
+import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
+import { plant } from '../../support/plants.js'
+import { freshDbName, openStore } from './support.js'
+
+// Issue 19's measurement: replies delayed 2 s, a pool of two connections, a 500 ms deadline, 20
+// creates at once. Every create is answered 503 by its deadline; no insert may reach MongoDB later
+// than the last of those answers plus one socket timeout, or a write answered 503 lands afterwards.
+describe('MongoDB work bounded by the call deadline', function () {
+  this.timeout(20_000)
+  let peer: MongoPeer
+  let insertsAt: number[]
+  beforeEach(async function () {
+    insertsAt = []
+    peer = await startMongoPeer({ onCommand: (name) => (name === 'insert' ? insertsAt.push(performance.now()) : undefined) })
+  })
+  afterEach(async function () {
+    await peer.stop()
+  })
+
+  it('sends no insert after the last 503 plus one socket timeout, though calls queued for a connection', async function () {
+    const deadlineMs = 500
+    const { store, close } = openStore(`${peer.uri}&maxPoolSize=2`, freshDbName('deadline'), {
+      operationMs: deadlineMs,
+      serverSelectionMs: deadlineMs,
+      connectMs: deadlineMs,
+      replaceClientAfterMs: 60_000,
+    })
+    try {
+      expect(E.isRight(await store.checkReady()()), 'ready before the fault').to.equal(true)
+      peer.faults.inject('insert', { kind: 'delayReply', ms: 2000 })
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, async (_, index) => {
+          const outcome = await store.insertUnlessExists(plant(BigInt(index + 1), `plant ${index + 1}`))()
+          return { outcome, at: performance.now() }
+        }),
+      )
+      for (const { outcome } of outcomes) expect(E.isLeft(outcome) && outcome.left._tag).to.equal('StorageUnavailable')
+      const lastAnswer = Math.max(...outcomes.map(({ at }) => at))
+      await sleep(3000)
+      const late = insertsAt.filter((at) => at > lastAnswer + deadlineMs + 100)
+      expect(late.map((at) => Math.round(at - lastAnswer)), 'ms after the last 503 that inserts arrived').to.deep.equal([])
+    } finally {
+      peer.faults.clear()
+      await close()
+    }
+  })
+})
