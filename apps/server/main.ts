@@ -17,13 +17,18 @@ const started = await startService(config.right, log)
 if (E.isLeft(started)) refuse([started.left])
 const service = started.right
 
-let stopping = false
+// A terminal's Ctrl-C reaches every process of its group, npm and node alike, and npm passes its
+// copy on: one keypress arrives twice within milliseconds. A repeat within this window is that
+// same signal; a later one asks to stop now.
+const REPEAT_WINDOW_MS = 500
+let stoppingSince: number | undefined
 const stop = (signal: NodeJS.Signals): void => {
-  if (stopping) {
+  if (stoppingSince !== undefined) {
+    if (performance.now() - stoppingSince < REPEAT_WINDOW_MS) return
     log.warn('second signal: exiting without waiting', { signal })
     process.exit(1)
   }
-  stopping = true
+  stoppingSince = performance.now()
   log.info('shutting down', { signal })
   service.close().then(
     () => process.exit(0),
