@@ -46,6 +46,16 @@ export const makePino = (level: LogLevel, destination: DestinationStream = async
     destination,
   )
 
+/**
+ * Where the service says what an operator must see whatever LOG_LEVEL filters out (where it
+ * listens, with PORT=0 the only place that says so): an info line at every level but `silent`.
+ */
+export const announcerOf = (log: Pino, level: LogLevel): Logger['info'] => {
+  if (level === 'silent') return () => {}
+  const always = log.child({}, { level: 'info' })
+  return (message, fields) => (fields === undefined ? always.info(message) : always.info(fields, message))
+}
+
 /** The HTTP adapter's logger port, written through pino. */
 export const asLoggerPort = (log: Pino): Logger => ({
   info: (message, fields) => (fields === undefined ? log.info(message) : log.info(fields, message)),

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { loadConfig } from './config.js'
-import { asLoggerPort, makePino } from './logger.js'
+import { announcerOf, asLoggerPort, makePino } from './logger.js'
 import { startService } from './service.js'
 
 // `npm start`: configuration, service, and a graceful stop on SIGINT or SIGTERM.
@@ -12,8 +12,9 @@ function refuse(messages: ReadonlyArray<string>): never {
 
 const config = loadConfig(process.env)
 if (E.isLeft(config)) refuse(config.left)
-const log = asLoggerPort(makePino(config.right.logLevel))
-const started = await startService(config.right, log)
+const pinoLog = makePino(config.right.logLevel)
+const log = asLoggerPort(pinoLog)
+const started = await startService(config.right, log, announcerOf(pinoLog, config.right.logLevel))
 if (E.isLeft(started)) refuse([started.left])
 const service = started.right
 

@@ -22,9 +22,14 @@ export interface RunningService {
 
 /**
  * The composition root: configuration in, a listening service out, every dependency in view.
- * A Left names the setting that could not be used.
+ * A Left names the setting that could not be used. `announce` writes what an operator must see
+ * whatever the log level (where the service listens).
  */
-export const startService = async (config: ServiceConfig, log: Logger): Promise<E.Either<string, RunningService>> => {
+export const startService = async (
+  config: ServiceConfig,
+  log: Logger,
+  announce: Logger['info'] = log.info,
+): Promise<E.Either<string, RunningService>> => {
   const opened = openStorage(config.storage)
   if (E.isLeft(opened)) return opened
   const storage = opened.right
@@ -63,7 +68,7 @@ export const startService = async (config: ServiceConfig, log: Logger): Promise<
     listener?.on('error', (error) => log.error('listener failed', { cause: String(error) }))
   }
   const url = urlOf(server)
-  log.info('listening', {
+  announce('listening', {
     url,
     storage: storage.description,
     basePath: config.basePath,

@@ -107,7 +107,9 @@ describe('operating the service: logs, request ids and metrics from the running 
     }
     await expectPlant(await post(quiet, '{"id":8,"name":"Moss"}'), { name: 'Moss' })
     expect(await service.stop('SIGTERM')).to.equal(0)
-    expect(service.stdout(), 'no info line under LOG_LEVEL=warn').to.equal('')
+    const quietLines = jsonLines(service.stdout())
+    expect(quietLines.map((l) => l['msg']), 'under LOG_LEVEL=warn, only where it listens').to.deep.equal(['listening'])
+    expect(quietLines[0]).to.include({ url: quiet })
   })
 
   it('logs a storage outage under the id of the request that met it', async function () {
