@@ -16,11 +16,12 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 
 /**
  * Creates every metric of the service in a fresh registry, with the default process metrics
- * (CPU, memory, event-loop lag, handles) under the same `plant_store_` prefix.
+ * (CPU, memory, event-loop lag, heap, handles, GC) under their standard names (`process_*`,
+ * `nodejs_*`), where off-the-shelf Node.js dashboards look for them.
  */
 export const makePlantStoreMetrics = (): PlantStoreMetrics => {
   const registry = new Registry()
-  collectDefaultMetrics({ register: registry, prefix: 'plant_store_' })
+  collectDefaultMetrics({ register: registry })
   const registers = [registry]
   return {
     registry,

@@ -157,7 +157,7 @@ describe('operating the service: logs, request ids and metrics from the running 
     expect(valueOf(samples, 'plant_store_authentications_total', { outcome: 'accepted' })).to.equal(7)
     expect(valueOf(samples, 'plant_store_authentications_total', { outcome: 'refused' })).to.equal(1)
     expect(valueOf(samples, 'plant_store_http_request_duration_seconds_count', { route: '/plants', method: 'POST' })).to.equal(8)
-    expect(valueOf(samples, 'plant_store_process_resident_memory_bytes')).to.be.above(0)
+    expect(valueOf(samples, 'process_resident_memory_bytes')).to.be.above(0)
   })
 
   it('serves no metrics listener unless METRICS_PORT is set', async function () {

@@ -145,9 +145,9 @@ describe('Prometheus instrumentation', function () {
       expect(response.headers.get('content-type')).to.match(/^text\/plain; version=0\.0\.4/)
       const samples = parsePrometheusText(await response.text())
       expect(samples.map((s) => s.name)).to.include.members([
-        'plant_store_process_cpu_seconds_total',
-        'plant_store_process_resident_memory_bytes',
-        'plant_store_nodejs_eventloop_lag_seconds',
+        'process_cpu_seconds_total',
+        'process_resident_memory_bytes',
+        'nodejs_eventloop_lag_seconds',
       ])
       expect((await fetch(`${url}/`)).status).to.equal(404)
       expect((await fetch(`${url}/metrics`, { method: 'POST' })).status).to.equal(404)

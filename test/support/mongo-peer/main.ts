@@ -8,14 +8,35 @@ import { parseArgs } from 'node:util'
 import { flap, OBSERVED_FLAPPING } from './flapping.js'
 import { startMongoPeer } from './server.js'
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: '0' },
-    host: { type: 'string', default: '127.0.0.1' },
-    'replica-set': { type: 'string', default: 'rs0' },
-    flap: { type: 'boolean', default: false },
-  },
-})
+const USAGE = `npm run mongo-peer -- [--port N] [--host ADDRESS] [--replica-set NAME] [--flap]
+  A MongoDB wire-protocol peer in memory, for trying the service without a mongod.
+  --port N            port to listen on; 0, the default, picks a free one
+  --host ADDRESS      address to listen on (default 127.0.0.1)
+  --replica-set NAME  the replica set it says it is the primary of (default rs0)
+  --flap              go down and come back as issue 8 observed, again after every 10 s up
+  It prints the connection string to give the service as MONGODB_URI.`
+
+const parsed = (() => {
+  try {
+    return parseArgs({
+      options: {
+        port: { type: 'string', default: '0' },
+        host: { type: 'string', default: '127.0.0.1' },
+        'replica-set': { type: 'string', default: 'rs0' },
+        flap: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    })
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`)
+    process.exit(1)
+  }
+})()
+const { values } = parsed
+if (values.help) {
+  console.log(USAGE)
+  process.exit(0)
+}
 
 const port = Number(values.port)
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
