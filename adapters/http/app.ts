@@ -17,7 +17,7 @@ import { ignoreRequests, type HttpObserver } from './ports/http-observer.js'
 import { openApiDocument } from './openapi/document.js'
 import { healthz, readyz } from './routes/probes.js'
 import { requestBoundary } from './request/boundary.js'
-import { sendJson, sendProblem } from './errors/respond.js'
+import { sendJsonText, sendProblem } from './errors/respond.js'
 import { routeRequests, type RouteRequest } from './routes/dispatch.js'
 
 export interface HttpAppDeps {
@@ -59,14 +59,16 @@ export const createHttpApp = ({
     throw new TypeError(`createHttpApp: basePath must be '' or like '/api/v1' (unreserved characters only)`)
   }
   const plants = `${basePath}/plants`
-  const document = openApiDocument(basePath, { bodyLimitBytes })
+  // The document never changes while the app lives: it is serialised once, not per request (an
+  // unauthenticated client could otherwise make the service serialise 30 KB on every request).
+  const documentJson = JSON.stringify(openApiDocument(basePath, { bodyLimitBytes }))
   // Paths match exactly as written: /PLANTS and /plants/ are other paths, answered 404.
   const router = new Router({ sensitive: true, strict: true })
   const createPlantHandler = createPlantRoute({ plantStore, authenticator, readJsonBody: makeJsonBodyReader(bodyLimitBytes, jsonLimits) })
   router.post(plants, createPlantHandler)
   refuseOtherMethods(router, plants, ['POST'])
   for (const [path, handler] of [
-    ['/openapi.json', async (ctx: HttpContext) => sendJson(ctx, 200, document)],
+    ['/openapi.json', async (ctx: HttpContext) => sendJsonText(ctx, 200, documentJson)],
     ['/healthz', healthz()],
     ['/readyz', readyz(plantStore, draining)],
     ...docsAssets().map(({ path, handler }) => [path, handler] as const),

@@ -18,8 +18,10 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
  * returned: a body that cannot be serialised then throws inside the error boundary. The type is
  * set before the body, or Koa would take a string body for text.
  */
-export const sendJson = (ctx: HttpContext, status: number, body: unknown): void => {
-  const json = JSON.stringify(body)
+export const sendJson = (ctx: HttpContext, status: number, body: unknown): void => sendJsonText(ctx, status, JSON.stringify(body))
+
+/** Answers with a JSON document serialised already, for a body that never changes. */
+export const sendJsonText = (ctx: HttpContext, status: number, json: string): void => {
   const { response } = ctx
   response.status = status
   response.set('Content-Type', JSON_CONTENT_TYPE)

@@ -41,6 +41,26 @@ describe('the OpenAPI document as an embedder serves it', function () {
     }
   })
 
+  it('serialises the document once, when the app is built, not on each request for it', async function () {
+    const app = await startTestApp()
+    const stringify = JSON.stringify
+    let documentsSerialised = 0
+    JSON.stringify = ((...args: Parameters<typeof stringify>) => {
+      const [value] = args
+      if (typeof value === 'object' && value !== null && 'openapi' in value) documentsSerialised += 1
+      return stringify(...args)
+    }) as typeof stringify
+    try {
+      const bodies = new Set<string>()
+      for (let request = 0; request < 3; request += 1) bodies.add(await (await fetch(`${app.url}/openapi.json`)).text())
+      expect(bodies.size).to.equal(1)
+      expect(documentsSerialised).to.equal(0)
+    } finally {
+      JSON.stringify = stringify
+      await app.close()
+    }
+  })
+
   it('declares JSON bodies under any +json media type, as the service reads them', function () {
     const content = openApiDocument('', { bodyLimitBytes: 1 }).paths['/plants']?.post?.requestBody
     expect(content).to.have.nested.property('content.application/*+json')
