@@ -2,7 +2,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { BearerToken, newPlant, unauthenticated, type NewPlant, type NewPlantFields, type Plant } from '../../core/index.js'
-import { transportFailure, type PlantStoreClientError } from './client-errors.js'
+import { readBoundedText } from './bounded-body.js'
+import { transportFailure, unexpectedResponse, type PlantStoreClientError } from './client-errors.js'
 import { readAnswer, type Answer } from './read-answer.js'
 
 export interface PlantStoreClientOptions {
@@ -40,7 +41,8 @@ export const createPlantStoreClient = (options: PlantStoreClientOptions): PlantS
   const post = (plant: NewPlant, credential: BearerToken): TE.TaskEither<PlantStoreClientError, Plant> =>
     pipe(
       TE.tryCatch(
-        async (): Promise<Answer> => {
+        // The timeout's signal covers the body too: fetch fails a read of it once the signal fires.
+        async (): Promise<E.Either<PlantStoreClientError, Answer>> => {
           const response = await send(plantsUrl, {
             method: 'POST',
             headers: {
@@ -52,11 +54,14 @@ export const createPlantStoreClient = (options: PlantStoreClientOptions): PlantS
             redirect: 'manual',
             signal: AbortSignal.timeout(timeoutMs),
           })
-          return { status: response.status, headers: response.headers, text: await response.text() }
+          const text = await readBoundedText(response)
+          return E.isLeft(text)
+            ? E.left(unexpectedResponse(response.status, text.left))
+            : E.right({ status: response.status, headers: response.headers, text: text.right })
         },
-        (cause) => transportFailure(isTimeout(cause) ? 'Timeout' : 'Unreachable', cause),
+        (cause): PlantStoreClientError => transportFailure(isTimeout(cause) ? 'Timeout' : 'Unreachable', cause),
       ),
-      TE.flatMapEither((answer) => readAnswer(answer, plant.id, Date.now())),
+      TE.flatMapEither(E.flatMap((answer) => readAnswer(answer, plant.id, Date.now()))),
     )
 
   return {
