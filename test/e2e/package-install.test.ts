@@ -1,20 +1,17 @@
 import { expect } from 'chai'
-import { execFile, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
+import { join } from 'node:path'
 import { publint } from 'publint'
 import { formatMessage } from 'publint/utils'
+import { cleanCloneFiles, copyFiles, npm, ROOT, run } from '../support/clean-clone.js'
 import { reportPending } from '../support/pending.js'
 
 // The package as a user gets it: packed from the repository's files alone (no dist/, as in a fresh
 // clone), installed from the tarball into projects outside the repository, and used from there.
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url))
-const run = promisify(execFile)
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
 const ATTW = join(ROOT, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js')
 
@@ -25,13 +22,6 @@ const ADAPTER_LIBRARIES = ['koa', '@koa/router', 'lossless-json', 'swagger-ui-di
 const versionOf = (name: string): string =>
   (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version
 const pinned = (name: string): string => `${name}@${versionOf(name)}`
-
-// npm settings from the `npm test` that runs this must not leak into the consumers' installs.
-const npmEnv = (): NodeJS.ProcessEnv =>
-  Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm_package_|npm_lifecycle_|INIT_CWD$)/.test(key)))
-
-const npm = (args: ReadonlyArray<string>, cwd: string) =>
-  run('npm', [...args], { cwd, env: npmEnv(), maxBuffer: 64 * 1024 * 1024 })
 
 const STRICT = {
   strict: true,
@@ -94,19 +84,14 @@ describe('the package, installed as a user installs it', function () {
       this.skip()
     }
     // A clean clone: the repository's files without dist/ (tracked, and new ones not yet committed).
-    let listed = ''
-    try {
-      listed = (await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT })).stdout
-    } catch {
-      reportPending('the package install', 'this is not a git checkout with git on PATH, so the files of a clean clone are unknown')
+    const files = await cleanCloneFiles()
+    if ('unknown' in files) {
+      reportPending('the package install', files.unknown)
       this.skip()
     }
     tmp = mkdtempSync(join(tmpdir(), 'plant-store-install-'))
     const clone = join(tmp, 'clone')
-    for (const file of listed.split('\0').filter((f) => f !== '' && existsSync(join(ROOT, f)))) {
-      mkdirSync(dirname(join(clone, file)), { recursive: true })
-      copyFileSync(join(ROOT, file), join(clone, file))
-    }
+    copyFiles(files, clone)
     symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir')
 
     const { stdout } = await npm(['pack', '--json', '--pack-destination', tmp], clone)

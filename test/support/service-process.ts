@@ -14,14 +14,26 @@ export interface ServiceProcess {
   readonly stop: (signal?: NodeJS.Signals) => Promise<number | null>
 }
 
+/** Where a service runs from, when not from this repository's build: an installed copy. */
+export interface ServiceCommand {
+  /** The program and its arguments, such as `['node', 'dist/apps/server/main.js']`. */
+  readonly argv: readonly [string, ...string[]]
+  readonly cwd: string
+}
+
 /**
  * Starts the built service as `npm start` would (node on dist/apps/server/main.js), with only the
  * given environment beside PATH, on an ephemeral loopback port unless the environment says
- * otherwise. The suite must call `useCurrentBuild()`: a stale `dist/` would test old code.
+ * otherwise. The suite must call `useCurrentBuild()`: a stale `dist/` would test old code. Given
+ * a command, it starts that instead (an installed copy of the service), with the same checks.
  */
-export const startServiceProcess = (env: Record<string, string>): ServiceProcess => {
-  if (!isBuildCurrent()) throw new Error('dist/ is missing or older than the sources: call useCurrentBuild() in the suite')
-  const child = spawn(process.execPath, [MAIN], {
+export const startServiceProcess = (env: Record<string, string>, command?: ServiceCommand): ServiceProcess => {
+  if (command === undefined && !isBuildCurrent()) {
+    throw new Error('dist/ is missing or older than the sources: call useCurrentBuild() in the suite')
+  }
+  const [program, ...args] = command?.argv ?? [process.execPath, MAIN]
+  const child = spawn(program, args, {
+    cwd: command?.cwd,
     env: { PATH: process.env['PATH'] ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
