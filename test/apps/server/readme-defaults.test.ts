@@ -3,12 +3,13 @@ import { expect } from 'chai'
 import { loadConfig, SERVICE_VARIABLES } from '../../../apps/server/config.js'
 import { expectRight } from '../../support/either.js'
 
-// The README states each variable's default once: in the Configuration table, and for the JWT_
-// variables in the JWT table ("default N"). Setting a variable to its documented default must
+// The README states each variable's default once: in its Configuration table, and for the JWT_
+// variables in the table of docs/jwt.md ("default N"). Setting a variable to its documented default must
 // change nothing in the configuration the service reads, so a default changed in the code (or in
 // an adapter whose constant the service takes) and not in the README, or the other way round,
 // fails here.
 const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8')
+const page = (name: string): string => readFileSync(new URL(`../../../docs/${name}`, import.meta.url), 'utf8')
 
 const section = (heading: string): string => {
   const start = README.indexOf(`\n## ${heading}\n`)
@@ -34,7 +35,7 @@ const configurationDefaults: ReadonlyArray<Documented> = variableRows(section('C
   value: /^`([^`]*)`/.exec(cell)?.[1] ?? (cell === 'empty' ? '' : undefined),
 }))
 
-const jwtDefaults: ReadonlyArray<Documented> = variableRows(section('JWT authentication')).map(([name = '', meaning = '']) => ({
+const jwtDefaults: ReadonlyArray<Documented> = variableRows(page('jwt.md')).map(([name = '', meaning = '']) => ({
   name: nameOf(name),
   value: /\bdefault (\d+)\b/.exec(meaning)?.[1],
 }))
@@ -44,7 +45,7 @@ const JWT = { JWT_SECRET: 'a shared secret of at least 32 bytes', JWT_ISSUER: 'h
 // with or without a metrics listener, with JWT configured for the JWT_ variables.
 const BASES: ReadonlyArray<Readonly<Record<string, string>>> = [{}, { MONGODB_URI: 'mongodb://127.0.0.1:27017/' }, { METRICS_PORT: '9464' }]
 
-describe('the README states the defaults the code has', function () {
+describe('the README and docs/ state the defaults the code has', function () {
   it('documents every variable the service reads, in the Configuration or the JWT table', function () {
     const documented = [...configurationDefaults, ...jwtDefaults].map(({ name }) => name).filter((name) => name !== 'JWT_*')
     expect([...documented].sort()).to.deep.equal([...SERVICE_VARIABLES].sort())
@@ -68,7 +69,7 @@ describe('the README states the defaults the code has', function () {
   }
 
   it('names only documented variables in the limits table, and no default there', function () {
-    const limits = section('Limits and timeouts')
+    const limits = page('limits.md')
     const table = limits.split('\n').filter((line) => line.startsWith('| '))
     expect(table[0]).to.equal('| bound | set by | when it is reached |')
     const named = new Set([...limits.matchAll(/`([A-Z][A-Z_]+)`/g)].map(([, name]) => name))
