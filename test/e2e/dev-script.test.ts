@@ -1,0 +1,64 @@
+import { expect } from 'chai'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { connect } from 'node:net'
+import { setTimeout as delay } from 'node:timers/promises'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+
+// `npm run dev` stopped the way a process manager or an IDE stops it: one signal to npm alone,
+// which passes it on to the one process it started. Nothing may be left holding the port.
+
+const portIsFree = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port })
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(false)
+    })
+    socket.once('error', () => resolve(true))
+  })
+
+describe('npm run dev stopped by a signal to npm alone', function () {
+  this.timeout(60_000)
+  let npm: ChildProcess | undefined
+
+  afterEach(function () {
+    if (npm?.pid !== undefined) {
+      try {
+        process.kill(-npm.pid, 'SIGKILL')
+      } catch {
+        // the group is already gone: what the test wants
+      }
+    }
+    npm = undefined
+  })
+
+  it('stops the service it runs, which releases its port, and prints the service readably', async function () {
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')))
+    const child = spawn('npm', ['run', 'dev'], {
+      cwd: ROOT,
+      detached: true,
+      env: { ...env, PORT: '0', HOST: '127.0.0.1', PLANT_STORE_TOKENS: 'dev-script-token-0123456789' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    npm = child
+    let stdout = ''
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    const closed = once(child, 'close')
+    let port: number | undefined
+    while (port === undefined) {
+      if (child.exitCode !== null) expect.fail(`npm run dev exited with ${child.exitCode}:\n${stdout}`)
+      port = Number(/url: "http:\/\/127\.0\.0\.1:(\d+)"/.exec(stdout)?.[1] ?? Number.NaN) || undefined
+      await delay(100)
+    }
+    expect(stdout, 'pino-pretty, not JSON lines').to.match(/INFO: listening/)
+    expect(await portIsFree(port)).to.equal(false)
+
+    process.kill(child.pid as number, 'SIGTERM')
+    await closed
+    expect(await portIsFree(port), 'the port, once npm has exited').to.equal(true)
+    expect(stdout, 'the service drained as it stopped').to.match(/INFO: stopped/)
+  })
+})
