@@ -10,6 +10,7 @@ import { createPlantRoute } from './routes/create-plant.js'
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from './body/exact-json.js'
 import { makeJsonBodyReader } from './body/json-body.js'
 import type { Logger } from './ports/logger.js'
+import { crossOrigin, type CrossOriginPolicy } from './request/cross-origin.js'
 import { expectationProblem } from './request/expectation.js'
 import { hostProblem } from './request/host-header.js'
 import { rejectOtherMethods } from './routes/method-not-allowed.js'
@@ -37,6 +38,8 @@ export interface HttpAppDeps {
    * response closes its connection. Never, when absent.
    */
   readonly draining?: () => boolean
+  /** Browser pages of which other origins may call the API (CORS); none, when absent. */
+  readonly crossOrigin?: CrossOriginPolicy
 }
 
 /**
@@ -54,6 +57,7 @@ export const createHttpApp = ({
   bodyLimitBytes,
   jsonLimits = DEFAULT_JSON_LIMITS,
   draining = () => false,
+  crossOrigin: crossOriginPolicy,
 }: HttpAppDeps): Koa => {
   if (!isLiteralBasePath(basePath)) {
     throw new TypeError(`createHttpApp: basePath must be '' or like '/api/v1' (unreserved characters only)`)
@@ -61,7 +65,7 @@ export const createHttpApp = ({
   const plants = `${basePath}/plants`
   // The document never changes while the app lives: it is serialised once, not per request (an
   // unauthenticated client could otherwise make the service serialise 30 KB on every request).
-  const documentJson = JSON.stringify(openApiDocument(basePath, { bodyLimitBytes }))
+  const documentJson = JSON.stringify(openApiDocument(basePath, { bodyLimitBytes }, { crossOrigin: crossOriginPolicy !== undefined }))
   // Paths match exactly as written: /PLANTS and /plants/ are other paths, answered 404.
   const router = new Router({ sensitive: true, strict: true })
   const createPlantHandler = createPlantRoute({ plantStore, authenticator, readJsonBody: makeJsonBodyReader(bodyLimitBytes, jsonLimits) })
@@ -79,6 +83,7 @@ export const createHttpApp = ({
 
   const app = new Koa()
   app.use(requestBoundary({ log, observer }))
+  if (crossOriginPolicy !== undefined) app.use(crossOrigin(crossOriginPolicy, ['GET', 'HEAD', 'POST'], new Set([plants])))
   app.use(admitThenRoute(routeRequests({ method: 'POST', path: plants, handler: createPlantHandler }, router), draining))
   return app
 }

@@ -1,6 +1,7 @@
 // The public surface of the HTTP adapter, named export by export.
 export { createHttpApp } from './app.js'
 export type { HttpAppDeps } from './app.js'
+export type { CrossOriginPolicy } from './request/cross-origin.js'
 export { isLiteralBasePath } from './routes/base-path.js'
 export type { ErrorDocument, ErrorStatus } from '../http-api/index.js'
 export { DEFAULT_JSON_LIMITS, parseExactJson } from './body/exact-json.js'
@@ -12,4 +13,5 @@ export type { HttpObserver } from './ports/http-observer.js'
 export { openApiDocument } from './openapi/document.js'
 export type { OpenApiDocument } from './openapi/document-shape.js'
 export type { DocumentedLimits } from './openapi/error-answers.js'
+export type { DocumentedFeatures } from './openapi/document.js'
 export { requestIdFrom } from './request/request-id.js'

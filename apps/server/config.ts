@@ -28,6 +28,7 @@ import {
   MongoUri,
   NestingDepth,
   NumberLength,
+  Origins,
   PlantCount,
   Port,
   withDefault,
@@ -54,6 +55,8 @@ export interface ServiceConfig {
   readonly serverLimits: HttpServerLimits
   readonly shutdown: ShutdownConfig
   readonly logLevel: LogLevel
+  /** The origins whose browser pages may call the API (CORS); `undefined` when CORS_ORIGINS is unset (no CORS). */
+  readonly corsOrigins: ReadonlyArray<string> | undefined
   /** Where Prometheus metrics are served; `undefined` when METRICS_PORT is unset (no metrics). */
   readonly metrics: { readonly port: number; readonly host: string } | undefined
 }
@@ -74,6 +77,7 @@ const Environment = t.type({
   PORT: withDefault(Port, 3000),
   HOST: withDefault(Host, '127.0.0.1'),
   BASE_PATH: withDefault(BasePath, ''),
+  CORS_ORIGINS: Origins,
   PLANT_STORE_TOKENS: BearerTokens,
   MONGODB_URI: MongoUri,
   MONGODB_DB: withDefault(MongoDbName, 'plant_store'),
@@ -128,6 +132,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
       port: vars.PORT,
       host: vars.HOST,
       basePath: vars.BASE_PATH,
+      corsOrigins: vars.CORS_ORIGINS,
       tokens: vars.PLANT_STORE_TOKENS,
       jwt,
       storage:

@@ -61,6 +61,26 @@ export const BearerTokens = setting(
   },
 )
 
+// A browser's Origin: a scheme (http or https), a host and a port when not the scheme's default,
+// written as the browser writes it, so it compares exactly.
+const isOrigin = (text: string): boolean => {
+  try {
+    const url = new URL(text)
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === text
+  } catch {
+    return false
+  }
+}
+
+export const Origins = setting(
+  'Origins',
+  'a comma-separated list of exact origins such as https://app.example.com or http://localhost:5173 (scheme, host and port; no path, no trailing slash, no wildcard)',
+  (text): ReadonlyArray<string> | undefined => {
+    const origins = text.split(',').map((origin) => origin.trim())
+    return origins.every(isOrigin) ? origins : undefined
+  },
+)
+
 export const MongoUri = setting(
   'MongoUri',
   'a MongoDB connection string starting with mongodb:// or mongodb+srv://',

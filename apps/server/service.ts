@@ -48,6 +48,7 @@ export const startService = async (
     bodyLimitBytes: config.bodyLimitBytes,
     jsonLimits: config.jsonLimits,
     draining: () => draining,
+    ...(config.corsOrigins === undefined ? {} : { crossOrigin: { origins: config.corsOrigins } }),
   })
   app.silent = true
   const server = createHttpServer(app, config.serverLimits)

@@ -6,7 +6,7 @@ import { toErrorResponse } from '../errors/error-response.js'
 import { methodNotImplemented, routeNotFound } from '../errors/problems.js'
 import type { OpenApiDocument } from './document-shape.js'
 import { CONNECT_REFUSED, errorAnswersWithin, errorResponse, transportErrorsBeside, type DocumentedLimits } from './error-answers.js'
-import { pathItem, probeResponse, serviceGet, WELL_FORMED } from './path-items.js'
+import { pathItem, preflight, probeResponse, serviceGet, WELL_FORMED } from './path-items.js'
 import { withRequestIds } from './request-ids.js'
 
 /**
@@ -19,10 +19,16 @@ import { withRequestIds } from './request-ids.js'
  * `${basePath}/healthz`; the root server `/` (resolved against wherever this document was fetched)
  * plus full path keys gives every generator the URLs the service answers.
  */
-export const openApiDocument = (basePath: string, limits: DocumentedLimits): OpenApiDocument =>
-  withRequestIds(describeService(basePath, limits))
+export const openApiDocument = (basePath: string, limits: DocumentedLimits, features: DocumentedFeatures = {}): OpenApiDocument =>
+  withRequestIds(describeService(basePath, limits, features))
 
-const describeService = (basePath: string, limits: DocumentedLimits): OpenApiDocument => {
+/** What the app serves beyond the operation, when its builder turns it on. */
+export interface DocumentedFeatures {
+  /** CORS preflights answered on the operation's path. */
+  readonly crossOrigin?: boolean
+}
+
+const describeService = (basePath: string, limits: DocumentedLimits, { crossOrigin = false }: DocumentedFeatures): OpenApiDocument => {
   const plants = `${basePath.replace(/\/+$/, '')}/plants`
   return {
     openapi: '3.1.0',
@@ -99,6 +105,7 @@ const describeService = (basePath: string, limits: DocumentedLimits): OpenApiDoc
             ),
           },
         },
+        ...(crossOrigin ? { options: preflight(['POST']) } : {}),
       }),
       '/openapi.json': pathItem(
         serviceGet({

@@ -28,25 +28,50 @@ export const probeResponse = (description: string, status: string): OpenApi.Resp
 })
 
 // Every method a path does not serve answers 405 with `Allow` naming the ones it does. The
-// header's exact value is in the schema, so a client knows it.
+// header's exact value is in the schema, so a client knows it. A CORS preflight (`options`) is
+// the browser's question about the other methods, not a method the path serves.
 export const pathItem = (served: OpenApi.PathItemObject): OpenApi.PathItemObject & OtherMethods => {
-  const allowed = HTTP_METHODS.filter((method) => served[method] !== undefined).map((m) => m.toUpperCase())
+  const allowed = HTTP_METHODS.filter((method) => method !== 'options' && served[method] !== undefined).map((m) => m.toUpperCase())
+  return { ...served, 'x-other-methods-responses': { '405': methodNotAllowedResponse(allowed, 'A method this path does not serve.') } }
+}
+
+const methodNotAllowedResponse = (allowed: ReadonlyArray<string>, description: string): OpenApi.ResponseObject => {
   const { headers, body } = toErrorResponse(methodNotAllowed(allowed))
   return {
-    ...served,
-    'x-other-methods-responses': {
-      '405': {
-        description: 'A method this path does not serve.',
-        headers: {
-          Allow: { description: 'The methods the path serves.', required: true, schema: { const: headers['Allow'] } },
-        },
-        content: {
-          'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: body },
-        },
-      },
+    description,
+    headers: {
+      Allow: { description: 'The methods the path serves.', required: true, schema: { const: headers['Allow'] } },
+    },
+    content: {
+      'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: body },
     },
   }
 }
+
+// The CORS preflight of a path whose methods a page of an allowed origin may call: answered
+// before authentication, as browsers send it without credentials.
+export const preflight = (allowed: ReadonlyArray<string>): OpenApi.OperationObject => ({
+  operationId: 'preflightCreatePlant',
+  summary: 'CORS preflight',
+  description:
+    'Asked by a browser before a call from a page of another origin. From an origin the service ' +
+    'allows, with `Access-Control-Request-Method`: 204 with the CORS headers. Otherwise 405, as ' +
+    'for any method the path does not serve, and the browser refuses the call.',
+  tags: ['service'],
+  security: [],
+  responses: {
+    '204': {
+      description: 'The page may make the call.',
+      headers: {
+        'Access-Control-Allow-Origin': { description: "The page's origin.", required: true, schema: { type: 'string' } },
+        'Access-Control-Allow-Methods': { description: 'The methods a page may use.', required: true, schema: { type: 'string' } },
+        'Access-Control-Allow-Headers': { description: 'The request headers a page may send.', required: true, schema: { type: 'string' } },
+        'Access-Control-Max-Age': { description: 'How long, in seconds, a browser may keep this answer.', required: true, schema: { type: 'string' } },
+      },
+    },
+    '405': methodNotAllowedResponse(allowed, 'Not a preflight from an allowed origin.'),
+  },
+})
 
 // The probes, the docs page and this document: open to anyone, GET and HEAD only.
 export const serviceGet = (operation: {

@@ -43,11 +43,14 @@ export const requestBoundary =
     writeRequestLine(log, ctx, requestId, route, ms)
   }
 
+const KEPT_ON_DEFECT = /^(connection|vary|access-control-.*)$/
+
 // Headers set before the throw (a WWW-Authenticate, say) belong to an answer that is not sent.
 const answerDefect = (ctx: HttpContext, requestId: string, error: unknown): void => {
   if (ctx.headerSent) return
-  // Except Connection: a close decided for the connection (a body left unread, a drain) stands.
-  for (const name of ctx.res.getHeaderNames()) if (name !== 'connection') ctx.res.removeHeader(name)
+  // Except Connection: a close decided for the connection (a body left unread, a drain) stands;
+  // and the CORS headers, which say who may read whatever answer goes out, this 500 included.
+  for (const name of ctx.res.getHeaderNames()) if (!KEPT_ON_DEFECT.test(name)) ctx.res.removeHeader(name)
   ctx.set('X-Request-Id', requestId)
   sendProblem(ctx, unexpectedFailure(error))
 }

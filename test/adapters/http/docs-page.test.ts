@@ -1,55 +1,34 @@
 import { expect } from 'chai'
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromium, type BrowserContext } from 'playwright-core'
+import type { BrowserContext } from 'playwright-core'
+import { launchBrowser } from '../../support/browser.js'
 import { startTestApp, type TestApp } from '../../support/http-app.js'
 import { reportPending } from '../../support/pending.js'
 
-const CHROMIUM = '/usr/bin/chromium'
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url))
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
 
 
 describe('the /docs page in a headless browser', function () {
   this.timeout(60_000)
   let app: TestApp | undefined
   let browser: BrowserContext | undefined
-  let profile: string | undefined
+  let closeBrowser: (() => Promise<void>) | undefined
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      reportPending('the /docs page in a headless browser', `no browser at ${CHROMIUM}; apt-get install -y chromium`)
+    const launched = await launchBrowser()
+    if ('missing' in launched) {
+      reportPending('the /docs page in a headless browser', launched.missing)
       this.skip()
     }
-    profile = mkdtempSync(join(tmpdir(), 'plant-store-chromium-'))
-    try {
-      // A fresh profile each run: nothing cached, no state from another run.
-      browser = await chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM,
-        args: FLAGS,
-        viewport: { width: 1280, height: 900 },
-      })
-    } catch (error) {
-      reportPending('the /docs page in a headless browser', `${CHROMIUM} does not start here: ${String(error).split('\n')[0]}`)
-      this.skip()
-    }
+    browser = launched.context
+    closeBrowser = launched.close
     app = await startTestApp({ basePath: '/api/v1' })
   })
   after(async function () {
-    await browser?.close()
+    await closeBrowser?.()
     await app?.close()
-    if (profile !== undefined) rmSync(profile, { recursive: true, force: true })
   })
 
   it('renders POST /plants with its schemas, every status and the bearer scheme, from this host only, with no console error', async function () {

@@ -15,6 +15,7 @@ describe('configuration from the environment', function () {
       port: 3000,
       host: '127.0.0.1',
       basePath: '',
+      corsOrigins: undefined,
       tokens: undefined,
       jwt: undefined,
       storage: { _tag: 'InMemory', limits: { maxPlants: 100_000, maxBytes: 64 * 1024 * 1024 } },
@@ -59,6 +60,7 @@ describe('configuration from the environment', function () {
       port: 0,
       host: '::1',
       basePath: '/api/v1',
+      corsOrigins: undefined,
       tokens: ['first-token-0123456789', 'second-token-0123456789'],
       jwt: undefined,
       storage: {
@@ -95,6 +97,16 @@ describe('configuration from the environment', function () {
   it('serves metrics on 127.0.0.1 unless METRICS_HOST says otherwise, and only when METRICS_PORT is set', function () {
     expect(expectRight(loadConfig({ METRICS_PORT: '0' })).metrics).to.deep.equal({ port: 0, host: '127.0.0.1' })
     expect(expectRight(loadConfig({ METRICS_HOST: '0.0.0.0' })).metrics).to.equal(undefined)
+  })
+
+  it('reads CORS_ORIGINS as exact origins, and refuses a path, a trailing slash, a wildcard or another scheme', function () {
+    expect(expectRight(loadConfig({ CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' })).corsOrigins).to.deep.equal([
+      'https://app.example.com',
+      'http://localhost:5173',
+    ])
+    for (const bad of ['https://app.example.com/', 'https://app.example.com/path', '*', 'ftp://files.example.com', 'https://App.example.com', 'https://app.example.com:443']) {
+      expect(refusal({ CORS_ORIGINS: bad }), bad).to.have.length(1).and.satisfy((problems: ReadonlyArray<string>) => problems[0]?.startsWith('CORS_ORIGINS: expected'))
+    }
   })
 
   it('refuses a LOG_LEVEL or METRICS_PORT it does not know, naming the variable', function () {
