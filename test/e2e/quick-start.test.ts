@@ -1,0 +1,57 @@
+import { expect } from 'chai'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { cleanCloneFiles, copyFiles, ROOT, run } from '../support/clean-clone.js'
+import { reportPending } from '../support/pending.js'
+
+// A newcomer pastes the README's quick start whole into a terminal, in a fresh clone. This test
+// does the same, with bash, in a copy of the repository's files (no node_modules, no dist/). The
+// one change: the port, so the test never collides with a service already on 3000.
+
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
+const block = /<!-- quick-start:start -->\n```sh\n([\s\S]*?)```\n<!-- quick-start:end -->/.exec(README)?.[1]
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0))
+    })
+  })
+
+describe("the README's quick start, pasted whole into a fresh clone", function () {
+  this.timeout(300_000)
+  let dir = ''
+
+  after(function () {
+    if (dir !== '') rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('installs, starts, waits, stores a plant, prints it, and stops the service', async function () {
+    expect(block, 'the quick start block between its markers').to.be.a('string')
+    const files = await cleanCloneFiles()
+    if ('unknown' in files) {
+      reportPending("the README's quick start", files.unknown)
+      this.skip()
+    }
+    dir = mkdtempSync(join(tmpdir(), 'plant-store-quick-start-'))
+    copyFiles(files, dir)
+    const port = await freePort()
+    const script = (block ?? '').replaceAll('127.0.0.1:3000', `127.0.0.1:${port}`)
+    // A user's shell: no npm settings of the `npm test` that runs this, PORT as the test needs it.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm_|INIT_CWD$)/i.test(key)))
+    const { stdout } = await run('bash', ['-c', script], { cwd: dir, env: { ...env, PORT: String(port) }, maxBuffer: 64 * 1024 * 1024 })
+    // npm's own summary of the install comes first; the last line is the service's answer.
+    expect(stdout.trimEnd().split('\n').at(-1)).to.equal('{"name":"Monstera","tag":"aroid"}')
+    const log = readFileSync(join(dir, 'service.log'), 'utf8')
+    const messages = log
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => (JSON.parse(line) as { msg: string }).msg)
+    expect(messages, 'service.log: JSON lines only, npm banner elsewhere').to.include.members(['listening', 'request', 'stopped'])
+  })
+})
