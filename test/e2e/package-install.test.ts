@@ -40,6 +40,19 @@ const BUNDLER = { module: 'ESNext', moduleResolution: 'Bundler' }
 const EXAMPLES = ['embedding.ts', 'http-service.ts', 'client.ts']
 const FULL_CONSUMERS = ['mongodb.ts', 'jwt.ts', 'declarations.ts', 'commonjs.cts']
 
+// The README's exports table: each import with the libraries its "install beside it" cell names.
+const INSTALL_LINES: ReadonlyArray<{ readonly subpath: string; readonly libraries: ReadonlyArray<string> }> = readFileSync(join(ROOT, 'README.md'), 'utf8')
+  .split('\n')
+  .filter((line) => /^\| \[`plant-store\//.test(line))
+  .map((line) => {
+    const [imported = '', , beside = ''] = line.split(' | ')
+    const subpath = /`(plant-store\/[^`]+)`/.exec(imported)?.[1] ?? ''
+    const libraries = beside.startsWith('nothing') ? [] : [...beside.matchAll(/`([^`]+)`/g)]
+          .flatMap(([, names = '']) => names.split(' '))
+          .filter((name) => /^(@[a-z0-9-]+\/)?[a-z0-9][a-z0-9.-]*$/.test(name))
+    return { subpath, libraries }
+  })
+
 const writeJson = (path: string, value: unknown): void => writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`)
 
 /** A consumer project: its package.json, and sources copied from the repository. */
@@ -74,6 +87,8 @@ describe('the package, installed as a user installs it', function () {
   let packed: ReadonlyArray<string> = []
   const coreDir = () => join(tmp, 'core')
   const fullDir = () => join(tmp, 'full')
+  const lineDir = (subpath: string) => join(tmp, `line-${subpath.replace(/\W+/g, '-')}`)
+  const lineLibraries = new Map<string, ReadonlyArray<string>>()
 
   before(async function () {
     this.timeout(300_000)
@@ -102,9 +117,17 @@ describe('the package, installed as a user installs it', function () {
     makeConsumer(coreDir(), ['test/e2e/consumer/core-only.ts'])
     makeConsumer(fullDir(), [...EXAMPLES.map((example) => `examples/${example}`), ...FULL_CONSUMERS.map((file) => `test/e2e/consumer/${file}`)])
     const install = ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', tarball]
+    for (const { subpath, libraries } of INSTALL_LINES) {
+      const dir = lineDir(subpath)
+      makeConsumer(dir, [])
+      // Every export of the subpath, named in a type, so each of its declarations is read.
+      writeFileSync(join(dir, 'uses.ts'), `import type * as Subpath from '${subpath}'\nexport type Exports = { [K in keyof typeof Subpath]: (typeof Subpath)[K] }\n`)
+      lineLibraries.set(subpath, libraries)
+    }
     await Promise.all([
       npm([...install, pinned('@types/node')], coreDir()),
       npm([...install, pinned('@types/node'), ...ADAPTER_LIBRARIES.map(pinned)], fullDir()),
+      ...INSTALL_LINES.map(({ subpath, libraries }) => npm([...install, pinned('@types/node'), ...libraries.map(pinned)], lineDir(subpath))),
     ])
   })
 
@@ -159,6 +182,15 @@ describe('the package, installed as a user installs it', function () {
       tsc(coreDir(), 'tsconfig.nodenext', { ...NODENEXT, types: [], noEmit: true }, ['core-only.ts']),
       tsc(coreDir(), 'tsconfig.bundler', { ...BUNDLER, types: [], noEmit: true }, ['core-only.ts']),
     ])
+  })
+
+  it("type-checks, strictly and with no skipLibCheck, a consumer of each import that installs what the README's table says beside it", async function () {
+    expect(INSTALL_LINES.map(({ subpath }) => subpath)).to.include.members(['plant-store/adapters/http', 'plant-store/adapters/mongodb'])
+    expect(lineLibraries.get('plant-store/adapters/http')).to.include('openapi3-ts')
+    // One at a time: each reads @types/node and its libraries' declarations in full.
+    for (const { subpath } of INSTALL_LINES) {
+      await tsc(lineDir(subpath), 'tsconfig', { ...NODENEXT, types: ['node'], skipLibCheck: false, noEmit: true }, ['uses.ts'])
+    }
   })
 
   it('type-checks strict consumers of every subpath and the examples under nodenext and bundler', async function () {
