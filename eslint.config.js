@@ -30,6 +30,11 @@ const SHARED_THROUGH_INDEX =
 const SHARED_ONLY_CORE =
   'A shared module of adapters/ imports only the core (and fp-ts, io-ts): it is the vocabulary adapters share, not an adapter.'
 
+const KIT_ONLY_CORE =
+  'The testing kit (testing/) imports only the core, fp-ts, io-ts and node:assert: an embedder runs it beside any adapter, with no runner or library of ours.'
+
+const SHIPPED_NOT_KIT = 'Shipped code never imports the testing kit (testing/): it is for tests, and brings node:assert.'
+
 const CORE_ONLY_FP =
   'The core imports only fp-ts, io-ts and itself: no frameworks, drivers or Node I/O. ' +
   'Put this in an adapter and give the core a port.'
@@ -117,6 +122,37 @@ export default defineConfig([
   },
 
   {
+    // The kit a tester imports beside their adapter: the core's ports and Node's assert, nothing else.
+    name: 'plant-store/layers/testing',
+    files: ['testing/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(?!(?:fp-ts|io-ts|node:assert)(?:/|$)|\\.{1,2}/)', message: KIT_ONLY_CORE }] },
+      ],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: import.meta.dirname,
+          zones: [{ target: './testing', from: '.', except: ['./testing', './core', './node_modules'], message: KIT_ONLY_CORE }],
+        },
+      ],
+    },
+  },
+  {
+    // apps/ compose everything shipped; the kit is not shipped code. (The core's and the adapters'
+    // own zones below keep the kit out of them.)
+    name: 'plant-store/layers/apps',
+    files: ['apps/**'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        { basePath: import.meta.dirname, zones: [{ target: './apps', from: './testing', message: SHIPPED_NOT_KIT }] },
+      ],
+    },
+  },
+
+  {
     name: 'plant-store/layers/adapters',
     files: ['adapters/**'],
     rules: {
@@ -130,6 +166,7 @@ export default defineConfig([
               from: './apps',
               message: 'Adapters never import apps: apps compose adapters, not the other way round.',
             },
+            { target: './adapters', from: './testing', message: SHIPPED_NOT_KIT },
             ...adapterNames.map((name) => ({
               target: `./adapters/${name}`,
               from: './adapters',
@@ -181,7 +218,8 @@ export default defineConfig([
     // Outside an adapter, its index is the only way in (an adapter's own files are fenced above).
     name: 'plant-store/layers/through-index',
     files: ['**/*.ts', '**/*.js'],
-    ignores: ['core/**', 'adapters/**', 'test/adapters/**'],
+    // The core and the kit import no adapter at all; their own rules say so.
+    ignores: ['core/**', 'testing/**', 'adapters/**', 'test/adapters/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ regex: adapterInternals(), message: THROUGH_INDEX }] }],
     },

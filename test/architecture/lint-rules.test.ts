@@ -90,6 +90,36 @@ describe('eslint.config.js enforces the layers', function () {
     for (const finding of findings) expect(finding).to.match(/imports only the core/)
   })
 
+  it('lets the testing kit import the core, fp-ts and node:assert', async () => {
+    const findings = await layerFindings('testing/__lint_probe__.ts', [
+      "export { INT64_MAX } from '../core/index.js'",
+      "export * as E from 'fp-ts/lib/Either.js'",
+      "export { default as assert } from 'node:assert/strict'",
+      "export { runContract } from './suite.js'",
+    ])
+    expect(findings).to.deep.equal([])
+  })
+
+  it('refuses the testing kit importing an adapter, apps, a package or another Node module', async () => {
+    const findings = await layerFindings('testing/broken/__lint_probe__.ts', [
+      "export * from '../../adapters/in-memory/index.js'",
+      "export * from '../../apps/server/config.js'",
+      "export { expect } from 'chai'",
+      "export { readFile } from 'node:fs/promises'",
+    ])
+    expect(new Set(findings.map((f) => f.split(':')[0])), findings.join('\n')).to.deep.equal(new Set(['1', '2', '3', '4']))
+    for (const finding of findings) expect(finding).to.include('The testing kit (testing/) imports only')
+  })
+
+  for (const probe of ['core/__lint_probe__.ts', 'adapters/in-memory/__lint_probe__.ts', 'apps/server/__lint_probe__.ts']) {
+    it(`refuses ${probe.split('/').slice(0, -1).join('/')} importing the testing kit`, async () => {
+      const up = '../'.repeat(probe.split('/').length - 1)
+      const findings = await layerFindings(probe, [`export * from '${up}testing/index.js'`])
+      expect(findings.length, findings.join('\n')).to.be.at.least(1)
+      expect(findings.join('\n')).to.match(/testing kit|imports only itself/)
+    })
+  }
+
   it('refuses an adapter importing apps', async function () {
     const findings = await layerFindings('adapters/in-memory/__lint_probe__.ts', [
       "export * from '../../apps/server/config.js'",

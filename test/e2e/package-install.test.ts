@@ -37,7 +37,7 @@ const STRICT = {
 const NODENEXT = { module: 'NodeNext', moduleResolution: 'NodeNext' }
 const BUNDLER = { module: 'ESNext', moduleResolution: 'Bundler' }
 
-const EXAMPLES = ['embedding.ts', 'http-service.ts', 'client.ts']
+const EXAMPLES = ['embedding.ts', 'http-service.ts', 'client.ts', 'own-storage-adapter.ts']
 const FULL_CONSUMERS = ['mongodb.ts', 'jwt.ts', 'declarations.ts', 'commonjs.cts']
 
 // The README's exports table: each import with the libraries its "install beside it" cell names.
@@ -72,13 +72,35 @@ const tsc = async (dir: string, name: string, compilerOptions: object, files: Re
   }
 }
 
-const node = (cwd: string, file: string, env: Record<string, string> = {}) =>
-  run(process.execPath, [file], { cwd, env: { PATH: process.env['PATH'] ?? '', ...env } })
+const node = (cwd: string, file: string, env: Record<string, string> = {}, args: ReadonlyArray<string> = []) =>
+  run(process.execPath, [file, ...args], { cwd, env: { PATH: process.env['PATH'] ?? '', ...env }, maxBuffer: 16 * 1024 * 1024 })
 
 const installedNames = (dir: string): ReadonlyArray<string> =>
   readdirSync(join(dir, 'node_modules')).flatMap((name) =>
     name.startsWith('@') ? readdirSync(join(dir, 'node_modules', name)).map((inner) => `${name}/${inner}`) : [name],
   )
+
+// The kit run as a consumer runs it, under node:test and under mocha: on the in-memory adapter or
+// a broken store the kit ships (STORE names which), or on the README's own adapter (the example).
+const KIT_FIXTURE = `import { brokenPlantStores, plantStoreContract } from 'plant-store/testing'
+import { makeInMemoryPlantStore } from 'plant-store/adapters/in-memory'
+const which = process.env.STORE ?? 'in-memory'
+export const suite = which === 'example'
+  ? (await import('./out/own-storage-adapter.js')).mapStoreContract
+  : plantStoreContract(which, which === 'in-memory' ? async () => ({ store: makeInMemoryPlantStore(), release: async () => {} }) : brokenPlantStores[which].fixture)
+`
+const KIT_RUNNERS: Readonly<Record<string, string>> = {
+  'suite.mjs': KIT_FIXTURE,
+  'kit.node-test.mjs': `import { describe, it } from 'node:test'
+import { registerContract } from 'plant-store/testing'
+import { suite } from './suite.mjs'
+registerContract({ describe, it, skip: (reason, _self, t) => t.skip(reason) }, suite)
+`,
+  'kit.mocha.mjs': `import { registerContract } from 'plant-store/testing'
+import { suite } from './suite.mjs'
+registerContract({ describe, it, skip: (_reason, self) => self.skip() }, suite)
+`,
+}
 
 describe('the package, installed as a user installs it', function () {
   this.timeout(180_000)
@@ -87,6 +109,7 @@ describe('the package, installed as a user installs it', function () {
   let packed: ReadonlyArray<string> = []
   const coreDir = () => join(tmp, 'core')
   const fullDir = () => join(tmp, 'full')
+  const kitDir = () => join(tmp, 'kit')
   const lineDir = (subpath: string) => join(tmp, `line-${subpath.replace(/\W+/g, '-')}`)
   const lineLibraries = new Map<string, ReadonlyArray<string>>()
 
@@ -124,7 +147,10 @@ describe('the package, installed as a user installs it', function () {
       writeFileSync(join(dir, 'uses.ts'), `import type * as Subpath from '${subpath}'\nexport type Exports = { [K in keyof typeof Subpath]: (typeof Subpath)[K] }\n`)
       lineLibraries.set(subpath, libraries)
     }
+    makeConsumer(kitDir(), [])
+    for (const [file, text] of Object.entries(KIT_RUNNERS)) writeFileSync(join(kitDir(), file), text)
     await Promise.all([
+      npm([...install, pinned('mocha')], kitDir()),
       npm([...install, pinned('@types/node')], coreDir()),
       npm([...install, pinned('@types/node'), ...ADAPTER_LIBRARIES.map(pinned)], fullDir()),
       ...INSTALL_LINES.map(({ subpath, libraries }) => npm([...install, pinned('@types/node'), ...libraries.map(pinned)], lineDir(subpath))),
@@ -146,11 +172,13 @@ describe('the package, installed as a user installs it', function () {
       'dist/adapters/http-client/index.js',
       'dist/adapters/http-client/index.d.ts',
       'dist/adapters/http/index.d.ts',
+      'dist/testing/index.js',
+      'dist/testing/index.d.ts',
     ])
     const stray = packed.filter(
       (path) =>
         !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(path) &&
-        !/^dist\/(core|adapters)\/.+\.(js|d\.ts|js\.map)$/.test(path),
+        !/^dist\/(core|adapters|testing)\/.+\.(js|d\.ts|js\.map)$/.test(path),
     )
     expect(stray, 'files an embedder does not need').to.deep.equal([])
     expect(packed.filter((path) => path.startsWith('dist/apps/'))).to.deep.equal([])
@@ -266,6 +294,44 @@ describe('the package, installed as a user installs it', function () {
     } catch (error) {
       const { stdout = '' } = error as { stdout?: string }
       expect.fail(`attw reports problems:\n${stdout}`)
+    }
+  })
+
+  describe('plant-store/testing in a consumer project', function () {
+    // Runs the kit under a runner in the kit consumer; resolves with the exit code and the output.
+    const runKit = async (runner: 'node:test' | 'mocha', store: string): Promise<{ code: number; output: string }> => {
+      const argv = runner === 'node:test' ? ['--test', 'kit.node-test.mjs'] : [join(kitDir(), 'node_modules', 'mocha', 'bin', 'mocha.js'), 'kit.mocha.mjs']
+      try {
+        const { stdout, stderr } = await node(kitDir(), argv[0] as string, { STORE: store }, argv.slice(1))
+        return { code: 0, output: stdout + stderr }
+      } catch (error) {
+        const { code, stdout = '', stderr = '' } = error as { code?: number; stdout?: string; stderr?: string }
+        return { code: code ?? 1, output: stdout + stderr }
+      }
+    }
+
+    before(function () {
+      mkdirSync(join(kitDir(), 'out'), { recursive: true })
+      copyFileSync(join(fullDir(), 'out', 'own-storage-adapter.js'), join(kitDir(), 'out', 'own-storage-adapter.js'))
+    })
+
+    for (const runner of ['node:test', 'mocha'] as const) {
+      it(`passes the in-memory adapter and the README's own adapter under ${runner}`, async function () {
+        for (const store of ['in-memory', 'example']) {
+          const { code, output } = await runKit(runner, store)
+          expect(code, `${store}:\n${output}`).to.equal(0)
+          expect(output, store).to.match(runner === 'mocha' ? /passing/ : /# pass [1-9]/)
+        }
+      })
+
+      it(`fails each broken store the kit ships under ${runner}, naming the rule it breaks`, async function () {
+        const { brokenPlantStores } = await import('../../testing/index.js')
+        for (const [store, { breaks }] of Object.entries(brokenPlantStores)) {
+          const { code, output } = await runKit(runner, store)
+          expect(code, store).to.not.equal(0)
+          expect(output, store).to.include(`${breaks} broken`)
+        }
+      })
     }
   })
 

@@ -1,3 +1,4 @@
+import { cannotRunHere } from '../../../testing/index.js'
 import { plantStoreContract } from '../../contract/plant-store.contract.js'
 import { mongodbRequired, startRealMongo, type RealMongo } from './real-mongod.js'
 import { serviceContract } from './service.contract.js'
@@ -29,9 +30,9 @@ describe('MongoDB adapter on a real mongod', function () {
   }
 
   // Production deadlines: a real server is not slowed down on purpose here.
-  plantStoreContract('MongoDB on a real mongod', async function () {
-    return storeOnFreshDatabase(serverUri.call(this), {})
-  })
+  plantStoreContract('MongoDB on a real mongod', async () =>
+    mongo === undefined ? cannotRunHere('no mongod could be started here (see above)') : storeOnFreshDatabase(mongo.uri, {}),
+  )
 
   storedFormatContract('a real mongod', async function () {
     return serverUri.call(this)

@@ -17,8 +17,20 @@ describe('MongoDB adapter on the wire peer', function () {
     await peer?.stop()
   })
 
-  plantStoreContract('MongoDB on the wire peer', async function () {
-    return storeOnFreshDatabase(uri())
+  plantStoreContract('MongoDB on the wire peer', async () => {
+    const fixture = storeOnFreshDatabase(uri())
+    let cut = false
+    return {
+      ...fixture,
+      cutOff: async () => {
+        cut = true
+        await peer?.goDown()
+      },
+      release: async () => {
+        if (cut) await peer?.comeBack()
+        await fixture.release()
+      },
+    }
   })
 
   storedFormatContract('the wire peer', async function () {
