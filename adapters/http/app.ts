@@ -21,6 +21,9 @@ import { requestBoundary } from './request/boundary.js'
 import { sendJsonText, sendProblem } from './errors/respond.js'
 import { routeRequests, type RouteRequest } from './routes/dispatch.js'
 
+/** An orchestrator probes every few seconds; one storage probe a second keeps its view fresh. */
+export const DEFAULT_READINESS_MAX_AGE_MS = 1000
+
 export interface HttpAppDeps {
   readonly plantStore: PlantStore
   readonly authenticator: Authenticator
@@ -38,6 +41,11 @@ export interface HttpAppDeps {
    * response closes its connection. Never, when absent.
    */
   readonly draining?: () => boolean
+  /**
+   * How long one answer of storage's `checkReady` serves `/readyz`, in milliseconds: storage is
+   * asked at most once per period whatever the traffic. `DEFAULT_READINESS_MAX_AGE_MS` when absent.
+   */
+  readonly readinessMaxAgeMs?: number
   /** Browser pages of which other origins may call the API (CORS); none, when absent. */
   readonly crossOrigin?: CrossOriginPolicy
 }
@@ -58,6 +66,7 @@ export const createHttpApp = ({
   jsonLimits = DEFAULT_JSON_LIMITS,
   draining = () => false,
   crossOrigin: crossOriginPolicy,
+  readinessMaxAgeMs = DEFAULT_READINESS_MAX_AGE_MS,
 }: HttpAppDeps): Koa => {
   if (!isLiteralBasePath(basePath)) {
     throw new TypeError(`createHttpApp: basePath must be '' or like '/api/v1' (unreserved characters only)`)
@@ -74,7 +83,7 @@ export const createHttpApp = ({
   for (const [path, handler] of [
     ['/openapi.json', async (ctx: HttpContext) => sendJsonText(ctx, 200, documentJson)],
     ['/healthz', healthz()],
-    ['/readyz', readyz(plantStore, draining)],
+    ['/readyz', readyz(plantStore, draining, readinessMaxAgeMs)],
     ...docsAssets().map(({ path, handler }) => [path, handler] as const),
   ] as const) {
     router.get(path, handler)

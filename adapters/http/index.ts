@@ -1,5 +1,5 @@
 // The public surface of the HTTP adapter, named export by export.
-export { createHttpApp } from './app.js'
+export { createHttpApp, DEFAULT_READINESS_MAX_AGE_MS } from './app.js'
 export type { HttpAppDeps } from './app.js'
 export type { CrossOriginPolicy } from './request/cross-origin.js'
 export { isLiteralBasePath } from './routes/base-path.js'
