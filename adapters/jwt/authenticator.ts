@@ -6,7 +6,8 @@ import type { AuthError, Authenticator, BearerToken } from '../../core/index.js'
 import { toAuthError } from './auth-errors.js'
 import { identityFromClaims, requireScope } from './identity-claims.js'
 import { ignoreKeySetFetches, type KeySetObserver } from './key-set-observer.js'
-import type { JwtAuthenticatorOptions, KeySource } from './options.js'
+import { screenClaims } from './claims-screen.js'
+import type { JwtAuthenticatorOptions } from './options.js'
 import { makeRemoteKeySet } from './remote-key-set.js'
 
 /**
@@ -20,7 +21,7 @@ export const makeJwtAuthenticator = (
   options: JwtAuthenticatorOptions,
   keySetObserver: KeySetObserver = ignoreKeySetFetches,
 ): Authenticator => {
-  const keys = verificationKeys(options.keys, keySetObserver)
+  const keys = verificationKeys(options, keySetObserver)
   const keysFromProvider = options.keys._tag === 'Jwks'
   const checks: JWTVerifyOptions = {
     algorithms: [...options.keys.algorithms],
@@ -41,10 +42,10 @@ export const makeJwtAuthenticator = (
   }
 }
 
-const verificationKeys = (source: KeySource, keySetObserver: KeySetObserver): KeyInput | JWTVerifyGetKey => {
+const verificationKeys = ({ keys: source, issuer, audience, clockToleranceSeconds }: JwtAuthenticatorOptions, keySetObserver: KeySetObserver): KeyInput | JWTVerifyGetKey => {
   switch (source._tag) {
     case 'Jwks':
-      return makeRemoteKeySet(source, keySetObserver)
+      return makeRemoteKeySet(source, keySetObserver, screenClaims({ issuer, audience, clockToleranceSeconds }))
     case 'PublicKey':
       return source.key
     case 'Secret':

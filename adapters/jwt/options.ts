@@ -12,8 +12,9 @@ export interface JwksKeySource {
   readonly url: URL
   readonly algorithms: ReadonlyNonEmptyArray<AsymmetricAlgorithm>
   /**
-   * Milliseconds after a fetch during which no other fetch is made: an unknown `kid` is refused
-   * from the cache after a success, and the provider is not asked again after a failure. Default 30 000.
+   * Milliseconds after a fetch during which no other fetch is made: a token naming an unknown `kid`
+   * then answers AuthenticationUnavailable (503, to be retried) after a success, and the provider is
+   * not asked again after a failure. Default 30 000.
    */
   readonly cooldownMs?: number
   /** Milliseconds a fetch may take before the provider counts as unreachable. Default 5 000. */
@@ -22,6 +23,12 @@ export interface JwksKeySource {
   readonly cacheMaxAgeMs?: number
   /** The most fetches of the key set started in any 60 s, whatever tokens arrive. Default 6. */
   readonly maxFetchesPerMinute?: number
+  /**
+   * How often the key set is fetched again on a timer, in milliseconds, so a key the provider
+   * rotates in is known before any token names it (and however many tokens name unknown keys
+   * meanwhile). Default 300000 (five minutes).
+   */
+  readonly refreshIntervalMs?: number
 }
 
 /** One public key (RSA, EC or Ed25519), for a provider that signs with a fixed key. */

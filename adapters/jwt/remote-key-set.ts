@@ -4,6 +4,7 @@ import {
   customFetch,
   errors,
   type FetchImplementation,
+  type FlattenedJWSInput,
   type JSONWebKeySet,
   type JWTVerifyGetKey,
 } from 'jose'
@@ -13,6 +14,7 @@ import type { JwksKeySource } from './options.js'
 const DEFAULT_COOLDOWN_MS = 30_000
 const DEFAULT_TIMEOUT_MS = 5_000
 const DEFAULT_CACHE_MAX_AGE_MS = 600_000
+const DEFAULT_REFRESH_INTERVAL_MS = 300_000
 /** At most this many key-set fetches start in any minute, unless the source says otherwise. */
 export const DEFAULT_MAX_FETCHES_PER_MINUTE = 6
 
@@ -33,19 +35,47 @@ export class KeySetUnavailable extends Error {
  * fetched keys while the provider cannot be reached, whatever their age; after a failed fetch
  * (an answer that is not a key set counts as one) it does not ask the provider again until the
  * cool-down has passed; and it never starts more than `maxFetchesPerMinute` fetches a minute.
+ *
+ * `screen` runs first, on the token's unverified claims: a token that cannot pass them (another
+ * issuer or audience, expired) is refused before any fetch.
+ *
+ * A token naming a key the set does not hold while no fetch may start (the cool-down after the
+ * last one) is answered `KeySetUnavailable`, not refused: the key may have been rotated in since,
+ * and a client told 401 would not retry. So a flood of tokens naming random keys, which keeps the
+ * cool-down hot, cannot make a real rotation look like bad tokens. The set is also fetched again
+ * every `refreshIntervalMs`, on a timer that does not keep the process alive.
  */
-export const makeRemoteKeySet = (source: JwksKeySource, observer: KeySetObserver = ignoreKeySetFetches): JWTVerifyGetKey => {
+export const makeRemoteKeySet = (
+  source: JwksKeySource,
+  observer: KeySetObserver = ignoreKeySetFetches,
+  screen: (token: FlattenedJWSInput) => void = () => undefined,
+): JWTVerifyGetKey => {
   const cooldownMs = source.cooldownMs ?? DEFAULT_COOLDOWN_MS
+  let fetches = 0
+  const counted: KeySetObserver = {
+    keySetFetched: (outcome, seconds) => {
+      fetches += 1
+      observer.keySetFetched(outcome, seconds)
+    },
+  }
   const remote = createRemoteJWKSet(source.url, {
     cooldownDuration: cooldownMs,
     timeoutDuration: source.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     cacheMaxAge: source.cacheMaxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS,
-    [customFetch]: guardedFetch(cooldownMs, source.maxFetchesPerMinute ?? DEFAULT_MAX_FETCHES_PER_MINUTE, observer),
+    [customFetch]: guardedFetch(cooldownMs, source.maxFetchesPerMinute ?? DEFAULT_MAX_FETCHES_PER_MINUTE, counted),
   })
+  // A failed refresh changes nothing: the keys held keep serving, and the next token or tick asks again.
+  setInterval(() => void remote.reload().catch(() => undefined), source.refreshIntervalMs ?? DEFAULT_REFRESH_INTERVAL_MS).unref()
   return async (header, token) => {
+    // Only a token that could have been issued for this service may make the set be fetched.
+    screen(token)
+    const fetchesBefore = fetches
     try {
       return await remote(header, token)
     } catch (error) {
+      if (error instanceof errors.JWKSNoMatchingKey && header.kid !== undefined && fetches === fetchesBefore && remote.coolingDown) {
+        throw new KeySetUnavailable(new Error(`the key set was fetched less than ${cooldownMs} ms ago, and does not hold key "${header.kid}" yet`))
+      }
       if (isAboutTheToken(error)) throw error
       return fromCachedKeys(remote.jwks(), error)(header, token)
     }

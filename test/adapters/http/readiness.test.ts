@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import * as TE from 'fp-ts/lib/TaskEither.js'
+import * as E from 'fp-ts/lib/Either.js'
 import { DEFAULT_READINESS_MAX_AGE_MS } from '../../../adapters/http/index.js'
 import { makeInMemoryPlantStore } from '../../../adapters/in-memory/index.js'
 import { storageUnavailable, type PlantStore } from '../../../core/index.js'
@@ -14,10 +14,11 @@ const countingStore = (): PlantStore & { readonly calls: () => number; readonly 
   let down = false
   return {
     insertUnlessExists: inner.insertUnlessExists,
-    checkReady: () => () => {
+    checkReady: () => async () => {
       calls += 1
       // A probe takes a while, as a database round trip does.
-      return new Promise((resolve) => setTimeout(resolve, 20)).then(() => (down ? TE.left(storageUnavailable(new Error('down')))() : TE.right(undefined)()))
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      return down ? E.left(storageUnavailable(new Error('down'))) : E.right(undefined)
     },
     calls: () => calls,
     setDown: (value) => {

@@ -46,8 +46,9 @@ describe('JWT authenticator with a JWKS URL', () => {
     expectRight(await verify(authenticator, current))
     jwks.publish([current.jwk, next.jwk])
 
-    // Within the cool-down the unknown kid is refused from the cache, without asking the provider.
-    expectLeftTag(await verify(authenticator, next), 'Unauthenticated')
+    // Within the cool-down the unknown kid cannot be looked up yet: 503 (retry), never a 401, and
+    // the provider is not asked.
+    expectLeftTag(await verify(authenticator, next), 'AuthenticationUnavailable')
     expect(jwks.requestCount()).to.equal(1)
 
     await sleep(COOLDOWN_MS + 100)
@@ -62,8 +63,62 @@ describe('JWT authenticator with a JWKS URL', () => {
     const authenticator = authenticatorFor()
     expectRight(await verify(authenticator, current))
     const results = await Promise.all(tokens.map((token) => authenticator.verify(expectRight(BearerToken.decode(token)))()))
-    for (const result of results) expectLeftTag(result, 'Unauthenticated')
+    for (const result of results) expectLeftTag(result, 'AuthenticationUnavailable')
     expect(jwks.requestCount()).to.equal(1)
+    // Once the cool-down has passed, one of them makes the set be fetched; it is still not there: 401.
+    await sleep(COOLDOWN_MS + 100)
+    expectLeftTag(await authenticator.verify(expectRight(BearerToken.decode(tokens[0] ?? '')))(), 'Unauthenticated')
+    expect(jwks.requestCount()).to.equal(2)
+  })
+
+  it('never lets random kids hide a rotation: a token of the new key is 503 during the cool-down, never 401, then accepted', async () => {
+    const authenticator = authenticatorFor()
+    expectRight(await verify(authenticator, current))
+    const stranger = await makeSigningKey('RS256', 'stranger')
+    const attack = setInterval(() => {
+      void issueToken(stranger, {}, { kid: randomUUID() }).then((token) => authenticator.verify(expectRight(BearerToken.decode(token)))())
+    }, 5)
+    try {
+      await sleep(COOLDOWN_MS + 50)
+      jwks.publish([current.jwk, next.jwk])
+      const seen = new Set<string>()
+      let accepted = false
+      for (let attempt = 0; attempt < 60 && !accepted; attempt += 1) {
+        const result = await verify(authenticator, next)
+        seen.add(result._tag === 'Right' ? 'accepted' : result.left._tag)
+        accepted = result._tag === 'Right'
+        if (!accepted) await sleep(50)
+      }
+      expect(accepted, `what the new key's token got: ${[...seen].join(', ')}`).to.equal(true)
+      expect(seen).not.to.include('Unauthenticated')
+    } finally {
+      clearInterval(attack)
+    }
+  })
+
+  it('fetches nothing for a token no one could have issued for this service: another issuer or audience, or expired', async () => {
+    const authenticator = authenticatorFor()
+    expectRight(await verify(authenticator, current))
+    const stranger = await makeSigningKey('RS256', 'stranger')
+    await sleep(COOLDOWN_MS + 50)
+    for (const claims of [{ iss: 'https://elsewhere.example/' }, { aud: 'another-service' }, { exp: Math.floor(Date.now() / 1000) - 3600 }]) {
+      const token = await issueToken(stranger, claims, { kid: randomUUID() })
+      expectLeftTag(await authenticator.verify(expectRight(BearerToken.decode(token)))(), 'Unauthenticated')
+    }
+    expect(jwks.requestCount(), 'no fetch for any of them').to.equal(1)
+  })
+
+  it('picks up a rotated-in key on its refresh timer, before any token names it', async () => {
+    const authenticator = makeJwtAuthenticator({
+      keys: { _tag: 'Jwks', url: jwks.url, algorithms: ['RS256'], cooldownMs: 60_000, timeoutMs: TIMEOUT_MS, refreshIntervalMs: 200 },
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      clockToleranceSeconds: 30,
+    })
+    expectRight(await verify(authenticator, current))
+    jwks.publish([current.jwk, next.jwk])
+    await sleep(500)
+    expect(expectRight(await verify(authenticator, next)).subject).to.equal(SUBJECT)
   })
 
   it('keeps accepting tokens whose key it has cached while the provider is down', async () => {
