@@ -1,13 +1,15 @@
 import type { IncomingMessage } from 'node:http'
-import type { Readable } from 'node:stream'
-import { createBrotliDecompress, createUnzip } from 'node:zlib'
+import { brotliDecompress, unzip, type InputType, type ZlibOptions } from 'node:zlib'
 import * as E from 'fp-ts/lib/Either.js'
 import { problemAnsweredOn } from '../server/parser-refusals.js'
 import { malformedBody, payloadTooLarge, unexpectedFailure, unsupportedMediaType, type RequestProblem } from '../errors/problems.js'
 
 /**
  * Reads a request's body as bytes, decoded from its Content-Encoding (gzip, deflate, br, or
- * identity, named in any case), and no larger than `limitBytes` once decoded. A declared
+ * identity, named in any case), and no larger than `limitBytes` once decoded. A coded body is
+ * read whole (its coded bytes bounded too) before it is decoded, in one call with a bound on the
+ * output, one body at a time: a decoder holds its window (16 MiB for brotli) only while it
+ * decodes, never while a client stalls. A declared
  * Content-Length over the limit, and a coding this reader cannot decode, are refused before a
  * byte is read, so a client waiting on `Expect: 100-continue` is never invited to send it. This
  * is what koa-bodyparser did for the service, with the same outcomes, without its per-request
@@ -31,65 +33,86 @@ export const readRequestBytes = (req: IncomingMessage, limitBytes: number): Prom
   // The client may have gone (or the request timeout cut it) while the request waited for its
   // authentication: its 'aborted' is past, so no listener would hear it.
   if (req.destroyed || req.readableAborted) return Promise.resolve(E.left(problemAnsweredOn(req.socket) ?? truncated))
-  const stream = decodedStream(req, coding)
-  if (stream === undefined) {
+  const decode = coding === 'identity' ? undefined : decoderOf(coding)
+  if (coding !== 'identity' && decode === undefined) {
     return Promise.resolve(E.left(unsupportedMediaType('The Content-Encoding of the request body is not supported.')))
   }
-  if (!stream.readable) return Promise.resolve(E.left(unexpectedFailure(new Error('the request body is not readable'))))
-  return new Promise((resolve) => {
+  if (!req.readable) return Promise.resolve(E.left(unexpectedFailure(new Error('the request body is not readable'))))
+  if (decode === undefined) return readBytes(req, limitBytes, limitBytes, length)
+  return readBytes(req, codedLimit, limitBytes, undefined).then((coded) =>
+    E.isLeft(coded) ? coded : oneAtATime(() => decodeWithin(decode, coded.right, limitBytes)),
+  )
+}
+
+// The bytes of the body as they arrive, at most `limit` of them (past it: 413 naming
+// `limitBytes`, the limit the client knows), and exactly `length` when one was declared.
+const readBytes = (req: IncomingMessage, limit: number, limitBytes: number, length: number | undefined): Promise<E.Either<RequestProblem, Buffer>> =>
+  new Promise((resolve) => {
     const chunks: Buffer[] = []
     let received = 0
-    const finish = (outcome: E.Either<RequestProblem, Uint8Array>): void => {
-      stream.off('data', onData)
-      stream.off('end', onEnd)
-      stream.off('error', onError)
-      stream.off('close', cleanUp)
+    const finish = (outcome: E.Either<RequestProblem, Buffer>): void => {
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('error', onError)
       req.off('aborted', onAborted)
-      req.off('data', onCodedData)
       // Left in the stream, the rest of a refused body is not read: the connection closes instead.
-      if (E.isLeft(outcome)) stream.pause()
-      // A decoder left behind may still meet bad data in what was already written to it; its
-      // error has no one to tell, and unheard it would end the process.
-      if (stream !== req) stream.on('error', ignore)
+      if (E.isLeft(outcome)) req.pause()
       resolve(outcome)
-    }
-    let coded = 0
-    const onCodedData = (chunk: Buffer): void => {
-      coded += chunk.length
-      if (coded > codedLimit) finish(E.left(payloadTooLarge(limitBytes)))
     }
     const onData = (chunk: Buffer): void => {
       received += chunk.length
-      if (received > limitBytes) finish(E.left(payloadTooLarge(limitBytes)))
+      if (received > limit) finish(E.left(payloadTooLarge(limitBytes)))
       else chunks.push(chunk)
     }
     const onEnd = (): void => {
       if (length !== undefined && received !== length) finish(E.left(truncated))
       else finish(E.right(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)))
     }
-    const onError = (error: unknown): void => finish(E.left(isDecompressionError(error) ? undecodable : unexpectedFailure(error)))
+    const onError = (error: unknown): void => finish(E.left(unexpectedFailure(error)))
     // A body cut by the server's own request timeout was answered 408 on the socket: say so.
     const onAborted = (): void => finish(E.left(problemAnsweredOn(req.socket) ?? truncated))
-    // A stream closed without an end or an error has nothing more to say; the answer waits for
-    // 'aborted', which a request always emits when its body is cut.
-    const cleanUp = (): void => {
-      stream.off('data', onData)
-      stream.off('end', onEnd)
-      stream.off('error', onError)
-      stream.off('close', cleanUp)
-    }
     req.on('aborted', onAborted)
-    if (stream !== req) req.on('data', onCodedData)
-    stream.on('close', cleanUp)
-    stream.on('end', onEnd)
-    stream.on('error', onError)
+    req.on('end', onEnd)
+    req.on('error', onError)
     // Last: listening for data starts the flow, which is what invites a body held back by
     // `Expect: 100-continue` (see createHttpServer).
-    stream.on('data', onData)
+    req.on('data', onData)
   })
+
+type Decode = (input: InputType, options: ZlibOptions, callback: (error: Error | null, result: Buffer) => void) => void
+
+// Unzip reads both gzip and zlib-wrapped deflate, whichever of the two names was sent.
+const decoderOf = (coding: string): Decode | undefined => {
+  switch (coding) {
+    case 'gzip':
+    case 'deflate':
+      return unzip
+    case 'br':
+      return brotliDecompress as Decode
+    default:
+      return undefined
+  }
 }
 
-const ignore = (): void => {}
+// One call, off the event loop, whose output may not pass the limit: zlib stops at
+// `maxOutputLength` and says so (ERR_BUFFER_TOO_LARGE), so a bomb is never expanded past it.
+const decodeWithin = (decode: Decode, coded: Buffer, limitBytes: number): Promise<E.Either<RequestProblem, Uint8Array>> =>
+  new Promise((resolve) => {
+    decode(coded, { maxOutputLength: limitBytes + 1 }, (error, decoded) => {
+      if (error === null) resolve(decoded.length > limitBytes ? E.left(payloadTooLarge(limitBytes)) : E.right(decoded))
+      else if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') resolve(E.left(payloadTooLarge(limitBytes)))
+      else resolve(E.left(isDecompressionError(error) ? undecodable : unexpectedFailure(error)))
+    })
+  })
+
+// The decodes of this process run one after another: a brotli decoder may reserve a 16 MiB
+// window, and hundreds at once exhaust the address space (issue: a wave of 300 killed the service).
+let queue: Promise<unknown> = Promise.resolve()
+const oneAtATime = <A>(task: () => Promise<A>): Promise<A> => {
+  const run = queue.then(task, task)
+  queue = run.catch(() => undefined)
+  return run
+}
 
 // What gzip, deflate or br may add to data that does not compress (headers, block framing).
 const CODING_OVERHEAD_BYTES = 1024
@@ -97,22 +120,8 @@ const CODING_OVERHEAD_BYTES = 1024
 const truncated = malformedBody('the request body ended before its declared length')
 const undecodable = malformedBody('the request body does not decompress as its Content-Encoding says')
 
-// Unzip reads both gzip and zlib-wrapped deflate, whichever of the two names was sent.
-const decodedStream = (req: IncomingMessage, coding: string): Readable | undefined => {
-  switch (coding) {
-    case 'identity':
-      return req
-    case 'gzip':
-    case 'deflate':
-      return req.pipe(createUnzip())
-    case 'br':
-      return req.pipe(createBrotliDecompress())
-    default:
-      return undefined
-  }
-}
-
-// zlib reports bad gzip/deflate data as Z_* codes and bad brotli data as ERR__ERROR_FORMAT_*.
+// zlib reports bad gzip/deflate data as Z_* codes and bad brotli data as ERR__ERROR_FORMAT_*, or,
+// for a body that stops short, as an unexpected end of input.
 const isDecompressionError = (error: unknown): boolean => {
   const code = (error as { code?: unknown } | null)?.code
   return typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__ERROR_FORMAT'))
