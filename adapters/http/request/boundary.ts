@@ -3,6 +3,7 @@ import { describeCause, describeCauseBriefly } from '../errors/describe-cause.js
 import type { Logger } from '../ports/logger.js'
 import type { HttpObserver } from '../ports/http-observer.js'
 import { requestIdFrom } from './request-id.js'
+import { rememberRequestId } from '../server/parser-refusals.js'
 import { unexpectedFailure } from '../errors/problems.js'
 import { sendProblem } from '../errors/respond.js'
 import type { Problem } from '../errors/error-response.js'
@@ -28,10 +29,15 @@ export const requestBoundary =
     const sent = ctx.req.headers['x-request-id']
     const requestId = requestIdFrom(typeof sent === 'string' ? sent : undefined)
     ctx.res.setHeader('X-Request-Id', requestId)
+    // An answer the server writes on the socket by itself (a 408 for a body too slow) is this
+    // request's answer, and carries its id.
+    const forgetRequestId = rememberRequestId(ctx.req.socket, requestId)
     try {
       await next()
     } catch (error) {
       answerDefect(ctx, requestId, error)
+    } finally {
+      forgetRequestId()
     }
     const ms = performance.now() - started
     const route = routeOf(ctx)

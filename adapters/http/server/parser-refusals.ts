@@ -37,8 +37,9 @@ export const answerOnSocket = (socket: Duplex, problem: RequestProblem): void =>
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
-      // The request's own headers were not read, so its id is always a fresh one.
-      `X-Request-Id: ${randomUUID()}\r\n` +
+      // The id of the request the app is reading, if any; otherwise its headers were not read,
+      // and the id is a fresh one.
+      `X-Request-Id: ${requestIds.get(socket) ?? randomUUID()}\r\n` +
       `Content-Length: ${Buffer.byteLength(json)}\r\n` +
       extra.join('') +
       'Connection: close\r\n\r\n' +
@@ -55,6 +56,21 @@ export const problemAnsweredOn = (socket: unknown): RequestProblem | undefined =
   typeof socket === 'object' && socket !== null ? answered.get(socket as Duplex) : undefined
 
 const answered = new WeakMap<Duplex, RequestProblem>()
+
+/**
+ * Notes the id of the request the app is serving on a socket, until the returned function is
+ * called, so an answer written on the socket by the server itself carries it.
+ */
+export const rememberRequestId = (socket: unknown, requestId: string): (() => void) => {
+  if (typeof socket !== 'object' || socket === null) return () => undefined
+  const key = socket as Duplex
+  requestIds.set(key, requestId)
+  return () => {
+    if (requestIds.get(key) === requestId) requestIds.delete(key)
+  }
+}
+
+const requestIds = new WeakMap<Duplex, string>()
 
 // A reset or a closed socket has no one left to answer.
 const problemOf = (code: string | undefined): RequestProblem | undefined => {

@@ -59,15 +59,17 @@ describe('slow and idle clients', function () {
     expect(response.headers['connection']).to.equal('keep-alive')
   })
 
-  it('answers 408 to a valid request whose body stops coming, closes, and logs 408', async function () {
+  it("answers 408 to a valid request whose body stops coming, with the request's own id, closes, and logs 408", async function () {
     const connection = await open()
-    connection.write(`${head(`${AUTHORIZED}${JSON_TYPE}Content-Length: 100\r\n`)}{"id":1,`)
+    connection.write(`${head(`${AUTHORIZED}${JSON_TYPE}X-Request-Id: slow-body-1\r\nContent-Length: 100\r\n`)}{"id":1,`)
     expect(await settlesWithin(connection.closed, CLOSE_WITHIN_MS), 'closed by the server').to.equal(true)
-    expectOneRawErrorDocument(connection.received(), 408)
+    const response = expectOneRawErrorDocument(connection.received(), 408)
+    expect(response.headers['x-request-id'], 'the id the request sent, as on its log line').to.equal('slow-body-1')
     await new Promise((resolve) => setTimeout(resolve, 100))
     // The request that was cut is logged with the status its client got (the traffic check's own
     // GET /openapi.json is logged too, before it).
-    expect(app.log.lines.filter((line) => line['method'] === 'POST').map((line) => line['status'])).to.deep.equal([408])
+    const posts = app.log.lines.filter((line) => line['method'] === 'POST')
+    expect(posts.map((line) => [line['status'], line['requestId']])).to.deep.equal([[408, 'slow-body-1']])
   })
 
   it('answers 408 to headers that stop coming, and closes', async function () {
