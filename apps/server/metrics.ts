@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http'
+import type { Server } from 'node:http'
 import {
   httpRequestRecorder,
   instrumentAuthenticator,
@@ -7,7 +7,7 @@ import {
   makePlantStoreMetrics,
   metricsRequestHandler,
 } from '../../adapters/prometheus/index.js'
-import { requestIdFrom, type HttpObserver } from '../../adapters/http/index.js'
+import { createBoundedServer, requestIdFrom, type HttpObserver, type HttpServerLimits } from '../../adapters/http/index.js'
 import type { KeySetObserver } from '../../adapters/jwt/index.js'
 import type { Authenticator, PlantStore } from '../../core/index.js'
 
@@ -17,9 +17,15 @@ export interface Instrumentation {
   readonly authenticator: (authenticator: Authenticator) => Authenticator
   readonly http: HttpObserver
   readonly keySet: KeySetObserver
-  /** The server for `GET /metrics`, not yet listening: a listener apart from the public one. */
-  readonly server: () => Server
+  /**
+   * The server for `GET /metrics`, not yet listening: a listener apart from the public one, with
+   * its timeouts and at most `METRICS_MAX_CONNECTIONS` connections (a scraper or two).
+   */
+  readonly server: (limits: HttpServerLimits) => Server
 }
+
+/** Scrapers are few: Prometheus and perhaps a second one during a migration, with room to spare. */
+export const METRICS_MAX_CONNECTIONS = 8
 
 /** Prometheus metrics for every port and the HTTP adapter. */
 export const prometheusInstrumentation = (): Instrumentation => {
@@ -29,14 +35,17 @@ export const prometheusInstrumentation = (): Instrumentation => {
     authenticator: (authenticator) => instrumentAuthenticator(authenticator, metrics),
     http: httpRequestRecorder(metrics),
     keySet: keySetFetchRecorder(metrics),
-    server: () => {
+    server: (limits) => {
       const answer = metricsRequestHandler(metrics.registry)
       // Every answer carries X-Request-Id, the metrics listener's too, chosen as the API's are.
-      return createServer((req, res) => {
-        const sent = req.headers['x-request-id']
-        res.setHeader('X-Request-Id', requestIdFrom(typeof sent === 'string' ? sent : ''))
-        answer(req, res)
-      })
+      return createBoundedServer(
+        (req, res) => {
+          const sent = req.headers['x-request-id']
+          res.setHeader('X-Request-Id', requestIdFrom(typeof sent === 'string' ? sent : ''))
+          answer(req, res)
+        },
+        { ...limits, maxConnections: METRICS_MAX_CONNECTIONS },
+      )
     },
   }
 }

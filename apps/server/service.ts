@@ -52,7 +52,7 @@ export const startService = async (
   })
   app.silent = true
   const server = createHttpServer(app, config.serverLimits)
-  const metricsServer = instrumentation?.server()
+  const metricsServer = instrumentation?.server(config.serverLimits)
   const listening = await listen(server, config, 'PORT', 'HOST')
   const listened =
     E.isLeft(listening) || metricsServer === undefined || config.metrics === undefined

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http'
+import { createServer, type RequestListener, type Server } from 'node:http'
 import type Koa from 'koa'
 import { answerClientError, answerOnSocket } from './parser-refusals.js'
 import { methodNotImplemented } from '../errors/problems.js'
@@ -33,6 +33,25 @@ export const DEFAULT_HTTP_SERVER_LIMITS: HttpServerLimits = {
  */
 export const createHttpServer = (app: Koa, limits: HttpServerLimits = DEFAULT_HTTP_SERVER_LIMITS): Server => {
   const handle = app.callback()
+  const server = createBoundedServer((req, res) => void handle(req, res), limits)
+  server.on('checkContinue', (req, res) => {
+    // The body stream is resumed when the app reads it; a response sent before then means the
+    // body will never be read, and Node's own resume to drain it must not invite it either.
+    req.once('resume', () => {
+      if (!res.headersSent) res.writeContinue()
+    })
+    void handle(req, res)
+  })
+  server.on('checkExpectation', (req, res) => void handle(req, res))
+  return server
+}
+
+/**
+ * A Node HTTP server for any request listener (a `/metrics` endpoint, say), not yet listening,
+ * with the service's bounds: the headers, request and keep-alive timeouts, a cap on connections,
+ * Error documents for what Node's parser refuses (a 408 included), and a 501 for CONNECT.
+ */
+export const createBoundedServer = (listener: RequestListener, limits: HttpServerLimits): Server => {
   const server = createServer(
     {
       requireHostHeader: false,
@@ -43,19 +62,10 @@ export const createHttpServer = (app: Koa, limits: HttpServerLimits = DEFAULT_HT
       // up to 30 s past them; a tenth of the shorter one keeps the overshoot small.
       connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 10))),
     },
-    (req, res) => void handle(req, res),
+    listener,
   )
   server.maxConnections = limits.maxConnections
   server.on('clientError', answerClientError)
-  server.on('checkContinue', (req, res) => {
-    // The body stream is resumed when the app reads it; a response sent before then means the
-    // body will never be read, and Node's own resume to drain it must not invite it either.
-    req.once('resume', () => {
-      if (!res.headersSent) res.writeContinue()
-    })
-    void handle(req, res)
-  })
-  server.on('checkExpectation', (req, res) => void handle(req, res))
   server.on('connect', (_req, socket) => answerOnSocket(socket, methodNotImplemented))
   return server
 }
