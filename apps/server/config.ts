@@ -89,6 +89,7 @@ const Environment = t.type({
   REQUEST_TIMEOUT_MS: withDefault(Milliseconds, DEFAULT_HTTP_SERVER_LIMITS.requestTimeoutMs),
   KEEP_ALIVE_TIMEOUT_MS: withDefault(Milliseconds, DEFAULT_HTTP_SERVER_LIMITS.keepAliveTimeoutMs),
   MAX_CONNECTIONS: withDefault(ConnectionCount, DEFAULT_HTTP_SERVER_LIMITS.maxConnections),
+  MAX_CONNECTIONS_PER_ADDRESS: withDefault(ConnectionCount, DEFAULT_HTTP_SERVER_LIMITS.maxConnectionsPerAddress),
   SHUTDOWN_DRAIN_MS: withDefault(DelayMilliseconds, 5_000),
   SHUTDOWN_GRACE_MS: Milliseconds,
   IN_MEMORY_MAX_PLANTS: withDefault(PlantCount, DEFAULT_IN_MEMORY_LIMITS.maxPlants),
@@ -149,6 +150,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
         requestTimeoutMs: vars.REQUEST_TIMEOUT_MS,
         keepAliveTimeoutMs: vars.KEEP_ALIVE_TIMEOUT_MS,
         maxConnections: vars.MAX_CONNECTIONS,
+        maxConnectionsPerAddress: vars.MAX_CONNECTIONS_PER_ADDRESS,
       },
       shutdown: {
         drainMs: vars.SHUTDOWN_DRAIN_MS,

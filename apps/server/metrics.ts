@@ -44,7 +44,7 @@ export const prometheusInstrumentation = (): Instrumentation => {
           res.setHeader('X-Request-Id', requestIdFrom(typeof sent === 'string' ? sent : ''))
           answer(req, res)
         },
-        { ...limits, maxConnections: METRICS_MAX_CONNECTIONS },
+        { ...limits, maxConnections: METRICS_MAX_CONNECTIONS, maxConnectionsPerAddress: METRICS_MAX_CONNECTIONS },
       )
     },
   }

@@ -7,6 +7,7 @@ import { createHttpApp, createHttpServer, type Logger } from '../../adapters/htt
 import type { ServiceConfig, ShutdownConfig } from './config.js'
 import { openAuthenticator } from './authentication.js'
 import { prometheusInstrumentation } from './metrics.js'
+import { connectionsBeyondFileLimit, openFilesLimit } from './open-files.js'
 import { openStorage } from './storage.js'
 
 /** A listening service: where it answers, and how to stop it. */
@@ -30,6 +31,8 @@ export const startService = async (
   log: Logger,
   announce: Logger['info'] = log.info,
 ): Promise<E.Either<string, RunningService>> => {
+  const beyondFiles = connectionsBeyondFileLimit(config.serverLimits.maxConnections, openFilesLimit())
+  if (beyondFiles !== undefined) log.warn('connection cap beyond the open-files limit', { detail: beyondFiles })
   const opened = openStorage(config.storage)
   if (E.isLeft(opened)) return opened
   const storage = opened.right

@@ -1,6 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http'
 import type Koa from 'koa'
 import { answerClientError, answerOnSocket } from './parser-refusals.js'
+import { shareConnectionSlots } from './connection-slots.js'
 import { methodNotImplemented } from '../errors/problems.js'
 
 /** How long a client may take, and how many may be connected at once. */
@@ -11,15 +12,26 @@ export interface HttpServerLimits {
   readonly requestTimeoutMs: number
   /** Longest an idle keep-alive connection stays open between requests. */
   readonly keepAliveTimeoutMs: number
-  /** Most connections open at once; a connection beyond them is closed as soon as it is accepted. */
+  /**
+   * Most connections open at once. At the cap an idle connection gives way to a new one; a new one
+   * is closed as soon as it is accepted only when none is idle.
+   */
   readonly maxConnections: number
+  /** Most connections one client address may hold at once; one more is closed as soon as it is accepted. */
+  readonly maxConnectionsPerAddress: number
 }
+
+// A client that opens a connection sends its request at once; one that stays silent this long is
+// holding a slot, not making a request. Much shorter than the headers timeout, which is for
+// headers that are on their way.
+const FIRST_BYTE_TIMEOUT_MS = 2_000
 
 export const DEFAULT_HTTP_SERVER_LIMITS: HttpServerLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
   maxConnections: 1_000,
+  maxConnectionsPerAddress: 100,
 }
 
 /**
@@ -64,7 +76,11 @@ export const createBoundedServer = (listener: RequestListener, limits: HttpServe
     },
     listener,
   )
-  server.maxConnections = limits.maxConnections
+  shareConnectionSlots(server, {
+    maxConnections: limits.maxConnections,
+    maxConnectionsPerAddress: limits.maxConnectionsPerAddress,
+    firstByteTimeoutMs: Math.min(FIRST_BYTE_TIMEOUT_MS, limits.headersTimeoutMs),
+  })
   server.on('clientError', answerClientError)
   server.on('connect', (_req, socket) => answerOnSocket(socket, methodNotImplemented))
   return server

@@ -87,6 +87,7 @@ describe('answers beside the operations', function () {
         requestTimeoutMs: 300,
         keepAliveTimeoutMs: 5000,
         maxConnections: 100,
+        maxConnectionsPerAddress: 100,
       })
       server.listen(0, '127.0.0.1')
       await once(server, 'listening')

@@ -91,15 +91,39 @@ describe('slow and idle clients', function () {
     expect(await settlesWithin(connection.closed, CLOSE_WITHIN_MS), 'closed by the server').to.equal(true)
   })
 
-  it('refuses connections beyond the cap while serving the earlier ones', async function () {
-    // Default timeouts here: the earlier connections wait idle while the cap is tried.
+  it('refuses a connection beyond the cap when every slot holds a request in flight, and serves those', async function () {
+    // Default timeouts here: the earlier requests wait for their bodies while the cap is tried.
     await app.close()
     app = await startTestApp({}, { maxConnections: 4 })
     const earlier = await Promise.all([open(), open(), open(), open()])
+    const body = '{"id":1,"name":"x"}'
+    for (const connection of earlier) connection.write(head(`${AUTHORIZED}${JSON_TYPE}Content-Length: ${body.length}\r\n`))
+    await new Promise((resolve) => setTimeout(resolve, 100))
     const beyond = await open()
     expect(await settlesWithin(beyond.closed, CLOSE_WITHIN_MS), 'the excess connection closed').to.equal(true)
     expect(beyond.received()).to.equal('')
-    for (const connection of earlier) connection.write('GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n')
-    for (const connection of earlier) await waitForText(connection, /"alive"/, CLOSE_WITHIN_MS)
+    for (const connection of earlier) connection.write(body)
+    for (const connection of earlier) await waitForText(connection, /\r\n\r\n\{/, CLOSE_WITHIN_MS)
+  })
+
+  it('at the cap, lets a new connection take the place of an idle one', async function () {
+    await app.close()
+    app = await startTestApp({}, { maxConnections: 4 })
+    const idle = await Promise.all([open(), open(), open(), open()])
+    const newcomer = await open()
+    newcomer.write('GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n')
+    await waitForText(newcomer, /"alive"/, CLOSE_WITHIN_MS)
+    const closed = await Promise.all(idle.map((connection) => settlesWithin(connection.closed, 200)))
+    expect(closed.filter(Boolean), 'idle connections that gave way').to.have.length(1)
+  })
+
+  it('closes a connection that sends nothing long before the headers timeout', async function () {
+    await app.close()
+    app = await startTestApp({}, { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 })
+    const silent = await open()
+    const opened = performance.now()
+    expect(await settlesWithin(silent.closed, 5000), 'closed by the server').to.equal(true)
+    expect(performance.now() - opened, 'ms until closed (the headers timeout is 10 s)').to.be.below(4000)
+    expect(silent.received()).to.equal('')
   })
 })
