@@ -46,6 +46,8 @@ export interface HttpAppDeps {
    * asked at most once per period whatever the traffic. `DEFAULT_READINESS_MAX_AGE_MS` when absent.
    */
   readonly readinessMaxAgeMs?: number
+  /** Whether `/docs` serves the API reference page; it does unless `false`. */
+  readonly docsPage?: boolean
   /** Browser pages of which other origins may call the API (CORS); none, when absent. */
   readonly crossOrigin?: CrossOriginPolicy
 }
@@ -67,6 +69,7 @@ export const createHttpApp = ({
   draining = () => false,
   crossOrigin: crossOriginPolicy,
   readinessMaxAgeMs = DEFAULT_READINESS_MAX_AGE_MS,
+  docsPage = true,
 }: HttpAppDeps): Koa => {
   if (!isLiteralBasePath(basePath)) {
     throw new TypeError(`createHttpApp: basePath must be '' or like '/api/v1' (unreserved characters only)`)
@@ -74,7 +77,7 @@ export const createHttpApp = ({
   const plants = `${basePath}/plants`
   // The document never changes while the app lives: it is serialised once, not per request (an
   // unauthenticated client could otherwise make the service serialise 30 KB on every request).
-  const documentJson = JSON.stringify(openApiDocument(basePath, { bodyLimitBytes }, { crossOrigin: crossOriginPolicy !== undefined }))
+  const documentJson = JSON.stringify(openApiDocument(basePath, { bodyLimitBytes }, { crossOrigin: crossOriginPolicy !== undefined, docsPage }))
   // Paths match exactly as written: /PLANTS and /plants/ are other paths, answered 404.
   const router = new Router({ sensitive: true, strict: true })
   const createPlantHandler = createPlantRoute({ plantStore, authenticator, readJsonBody: makeJsonBodyReader(bodyLimitBytes, jsonLimits) })
@@ -84,7 +87,7 @@ export const createHttpApp = ({
     ['/openapi.json', async (ctx: HttpContext) => sendJsonText(ctx, 200, documentJson)],
     ['/healthz', healthz()],
     ['/readyz', readyz(plantStore, draining, readinessMaxAgeMs)],
-    ...docsAssets().map(({ path, handler }) => [path, handler] as const),
+    ...(docsPage ? docsAssets() : []).map(({ path, handler }) => [path, handler] as const),
   ] as const) {
     router.get(path, handler)
     refuseOtherMethods(router, path, ['GET', 'HEAD'])

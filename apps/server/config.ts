@@ -28,6 +28,7 @@ import {
   MongoUri,
   NestingDepth,
   NumberLength,
+  OnOff,
   Origins,
   PlantCount,
   Port,
@@ -55,6 +56,8 @@ export interface ServiceConfig {
   readonly serverLimits: HttpServerLimits
   readonly shutdown: ShutdownConfig
   readonly logLevel: LogLevel
+  /** Whether `/docs` serves the API reference page. */
+  readonly docsPage: boolean
   /** The origins whose browser pages may call the API (CORS); `undefined` when CORS_ORIGINS is unset (no CORS). */
   readonly corsOrigins: ReadonlyArray<string> | undefined
   /** Where Prometheus metrics are served; `undefined` when METRICS_PORT is unset (no metrics). */
@@ -78,6 +81,7 @@ const Environment = t.type({
   HOST: withDefault(Host, '127.0.0.1'),
   BASE_PATH: withDefault(BasePath, ''),
   CORS_ORIGINS: Origins,
+  DOCS_PAGE: withDefault(OnOff, true),
   PLANT_STORE_TOKENS: BearerTokens,
   MONGODB_URI: MongoUri,
   MONGODB_DB: withDefault(MongoDbName, 'plant_store'),
@@ -134,6 +138,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
       host: vars.HOST,
       basePath: vars.BASE_PATH,
       corsOrigins: vars.CORS_ORIGINS,
+      docsPage: vars.DOCS_PAGE,
       tokens: vars.PLANT_STORE_TOKENS,
       jwt,
       storage:

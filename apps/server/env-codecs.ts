@@ -166,3 +166,6 @@ export type LogLevel = (typeof LOG_LEVELS)[number]
 export const LogLevel = setting('LogLevel', `one of ${LOG_LEVELS.join(', ')}`, (text): LogLevel | undefined =>
   LOG_LEVELS.find((level) => level === text.toLowerCase()),
 )
+
+/** A switch: `on` or `off`. */
+export const OnOff = setting('OnOff', 'on or off', (text): boolean | undefined => (text === 'on' ? true : text === 'off' ? false : undefined))

@@ -51,6 +51,7 @@ export const startService = async (
     bodyLimitBytes: config.bodyLimitBytes,
     jsonLimits: config.jsonLimits,
     draining: () => draining,
+    docsPage: config.docsPage,
     ...(config.corsOrigins === undefined ? {} : { crossOrigin: { origins: config.corsOrigins } }),
   })
   app.silent = true

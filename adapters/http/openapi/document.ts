@@ -26,9 +26,11 @@ export const openApiDocument = (basePath: string, limits: DocumentedLimits, feat
 export interface DocumentedFeatures {
   /** CORS preflights answered on the operation's path. */
   readonly crossOrigin?: boolean
+  /** The API reference page at /docs; on unless `false`. */
+  readonly docsPage?: boolean
 }
 
-const describeService = (basePath: string, limits: DocumentedLimits, { crossOrigin = false }: DocumentedFeatures): OpenApiDocument => {
+const describeService = (basePath: string, limits: DocumentedLimits, { crossOrigin = false, docsPage = true }: DocumentedFeatures): OpenApiDocument => {
   const plants = `${basePath.replace(/\/+$/, '')}/plants`
   return {
     openapi: '3.1.0',
@@ -129,20 +131,28 @@ const describeService = (basePath: string, limits: DocumentedLimits, { crossOrig
           },
         }),
       ),
-      '/docs': pathItem(
-        serviceGet({
-          operationId: 'getApiReference',
-          summary: 'This API reference, as a web page',
-          description: 'An HTML page that renders /openapi.json, with every asset served by the service itself.',
-          responses: {
-            '200': {
-              description: 'The API reference page.',
-              content: { 'text/html': { schema: { type: 'string' } } },
-            },
-            ...transportErrorsBeside(),
-          },
-        }),
-      ),
+      ...(docsPage
+        ? {
+            '/docs': pathItem(
+              serviceGet({
+                operationId: 'getApiReference',
+                summary: 'This API reference, as a web page',
+                description:
+                  'An HTML page that renders /openapi.json, with every asset served by the service itself, ' +
+                  'compressed (br or gzip, as Accept-Encoding allows) and with a strong ETag.',
+                responses: {
+                  '200': {
+                    description: 'The API reference page.',
+                    headers: { ETag: { description: 'A strong ETag of this representation.', required: true, schema: { type: 'string' } } },
+                    content: { 'text/html': { schema: { type: 'string' } } },
+                  },
+                  '304': { description: 'Not modified: the copy whose ETag the request names in If-None-Match is current.' },
+                  ...transportErrorsBeside(),
+                },
+              }),
+            ),
+          }
+        : {}),
       '/healthz': pathItem(
         serviceGet({
           operationId: 'checkLiveness',

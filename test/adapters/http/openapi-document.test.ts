@@ -154,8 +154,9 @@ describe('the OpenAPI document', function () {
 
     it("takes its Error examples from the mapper: each is an answer the mapper gives", function () {
       const given = Object.values(EVERY_PROBLEM).map((problem) => toErrorResponse(problem).status)
+      // Errors only: a 304 (a cached /docs file still current) or a 204 (a CORS preflight) is none.
       for (const { where, status, response } of everyAnswer(document)) {
-        if (status !== '200') {
+        if (Number(status) >= 400) {
           expect(given, `${where}: ${status} is a status the mapper never gives`).to.include(Number(status))
           expect(examplesOf(response).length, `${where} ${status}: no example`).to.be.greaterThan(0)
         }

@@ -16,6 +16,7 @@ describe('configuration from the environment', function () {
       host: '127.0.0.1',
       basePath: '',
       corsOrigins: undefined,
+      docsPage: true,
       tokens: undefined,
       jwt: undefined,
       storage: { _tag: 'InMemory', limits: { maxPlants: 100_000, maxBytes: 64 * 1024 * 1024 } },
@@ -61,6 +62,7 @@ describe('configuration from the environment', function () {
       host: '::1',
       basePath: '/api/v1',
       corsOrigins: undefined,
+      docsPage: true,
       tokens: ['first-token-0123456789', 'second-token-0123456789'],
       jwt: undefined,
       storage: {
