@@ -56,6 +56,8 @@ export interface ServiceConfig {
   readonly serverLimits: HttpServerLimits
   readonly shutdown: ShutdownConfig
   readonly logLevel: LogLevel
+  /** The most log bytes waiting for stdout's reader; lines beyond are dropped and counted. */
+  readonly logBufferBytes: number
   /** Whether `/docs` serves the API reference page. */
   readonly docsPage: boolean
   /** The origins whose browser pages may call the API (CORS); `undefined` when CORS_ORIGINS is unset (no CORS). */
@@ -75,6 +77,7 @@ export interface ShutdownConfig {
 // The service's own defaults; the adapters' limits take the adapters' defaults.
 const DEFAULT_GRACE_MS = 10_000
 const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024
+const DEFAULT_LOG_BUFFER_BYTES = 16 * 1024 * 1024
 
 const Environment = t.type({
   PORT: withDefault(Port, 3000),
@@ -99,6 +102,7 @@ const Environment = t.type({
   IN_MEMORY_MAX_PLANTS: withDefault(PlantCount, DEFAULT_IN_MEMORY_LIMITS.maxPlants),
   IN_MEMORY_MAX_BYTES: withDefault(MemorySize, DEFAULT_IN_MEMORY_LIMITS.maxBytes),
   LOG_LEVEL: withDefault(LogLevel, 'info'),
+  LOG_BUFFER_LIMIT: withDefault(ByteSize, DEFAULT_LOG_BUFFER_BYTES),
   METRICS_PORT: Port,
   METRICS_HOST: withDefault(Host, '127.0.0.1'),
 })
@@ -162,6 +166,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
         graceMs: vars.SHUTDOWN_GRACE_MS ?? Math.max(DEFAULT_GRACE_MS, vars.MONGODB_TIMEOUT_MS),
       },
       logLevel: vars.LOG_LEVEL,
+      logBufferBytes: vars.LOG_BUFFER_LIMIT,
       metrics: vars.METRICS_PORT === undefined ? undefined : { port: vars.METRICS_PORT, host: vars.METRICS_HOST },
     })),
   )

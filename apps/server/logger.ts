@@ -16,25 +16,89 @@ export const REDACTED_PATHS: ReadonlyArray<string> = ['', 'headers.', 'req.', 'r
     ),
 )
 
+/** stdout as the service's log destination, with what it had to drop. */
+export interface StdoutLog extends DestinationStream {
+  /** Lines dropped so far because stdout's reader fell more than the buffer behind. */
+  readonly dropped: () => number
+  /** Called once each time writing resumes after lines were dropped, with how many were. */
+  readonly onCaughtUp: (listener: (count: number) => void) => void
+}
+
+/** How long the process may spend, as it exits, writing the lines still buffered. */
+export const EXIT_FLUSH_MS = 1_000
+
 /**
  * stdout, written asynchronously (a log line never waits on the terminal or the pipe) by pino's
- * own destination, sonic-boom, which pino flushes synchronously when the process exits. It runs in
- * its buffer mode, each line handed over as bytes: in its default text mode it measures the UTF-8
- * length of all the text it holds on every write, which copies that text each time; under load
- * that was about 4 KB of garbage per request, a sixth of all the service allocated per request.
+ * own destination, sonic-boom, in its buffer mode, each line handed over as bytes: in its default
+ * text mode it measures the UTF-8 length of all the text it holds on every write, which copies
+ * that text each time; under load that was about 4 KB of garbage per request, a sixth of all the
+ * service allocated per request.
+ *
+ * Bounded both ways when stdout's reader stalls: at most `bufferBytes` wait to be written (lines
+ * beyond are dropped and counted, and one warning says how many once writing resumes), and as the
+ * process exits it tries the rest for `EXIT_FLUSH_MS`, then lets go. Unbounded, a stalled reader
+ * grew the process by 7.5 MB/s, and sonic-boom's exit flush retried EAGAIN for ever, so the
+ * process could not stop.
  */
-export const asyncStdout = (): DestinationStream => {
-  const stream = pino.destination({ sync: false, contentMode: 'buffer' }) as unknown as { write: (bytes: Buffer) => boolean }
-  // `write` is looked up on every line: when stdout's reader is gone (EPIPE), pino replaces it
-  // with a no-op.
-  return { write: (line: string) => void stream.write(Buffer.from(line, 'utf8')) }
+export const asyncStdout = (bufferBytes: number): StdoutLog => {
+  let exitDeadline: number | undefined
+  // Registered before pino's own exit flush (which the destination registers), so it runs first.
+  process.once('exit', () => {
+    exitDeadline = Date.now() + EXIT_FLUSH_MS
+    try {
+      stream.flushSync()
+    } catch {
+      // What could not be written in time is given up; pino's flush then has nothing to do.
+      stream.destroy()
+    }
+  })
+  const stream = pino.destination({
+    sync: false,
+    contentMode: 'buffer',
+    maxLength: bufferBytes,
+    retryEAGAIN: () => exitDeadline === undefined || Date.now() < exitDeadline,
+  }) as unknown as SonicBoomStream
+  let dropped = 0
+  let unreported = 0
+  let listener: (count: number) => void = () => undefined
+  stream.on('drop', () => {
+    dropped += 1
+    unreported += 1
+  })
+  // Caught up: what waits is back under half the buffer, so the warning has room and is not one
+  // of many while the reader crawls.
+  stream.on('write', () => {
+    if (unreported === 0 || stream._len > bufferBytes / 2) return
+    const count = unreported
+    unreported = 0
+    listener(count)
+  })
+  return {
+    // `write` is looked up on every line: when stdout's reader is gone (EPIPE), pino replaces it
+    // with a no-op.
+    write: (line: string) => void stream.write(Buffer.from(line, 'utf8')),
+    dropped: () => dropped,
+    onCaughtUp: (next) => {
+      listener = next
+    },
+  }
+}
+
+// The parts of sonic-boom this module uses; pino types its destination as a plain stream.
+interface SonicBoomStream {
+  readonly write: (bytes: Buffer) => boolean
+  readonly flushSync: () => void
+  readonly destroy: () => void
+  readonly on: (event: 'drop' | 'write', listener: () => void) => void
+  /** Bytes waiting to be written. */
+  readonly _len: number
 }
 
 /**
  * The service's pino logger: one JSON object per line with `level` as a word, an ISO `time` and
- * `msg`, written to the destination, by default `asyncStdout()`.
+ * `msg`, written to the destination (the service's is `asyncStdout`).
  */
-export const makePino = (level: LogLevel, destination: DestinationStream = asyncStdout()): Pino =>
+export const makePino = (level: LogLevel, destination: DestinationStream): Pino =>
   pino(
     {
       level,

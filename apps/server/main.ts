@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { loadConfig } from './config.js'
-import { announcerOf, asLoggerPort, makePino } from './logger.js'
+import { announcerOf, asLoggerPort, asyncStdout, makePino } from './logger.js'
 import { startService } from './service.js'
 
 // `npm start`: configuration, service, and a graceful stop on SIGINT or SIGTERM.
@@ -12,9 +12,11 @@ function refuse(messages: ReadonlyArray<string>): never {
 
 const config = loadConfig(process.env)
 if (E.isLeft(config)) refuse(config.left)
-const pinoLog = makePino(config.right.logLevel)
+const stdout = asyncStdout(config.right.logBufferBytes)
+const pinoLog = makePino(config.right.logLevel, stdout)
 const log = asLoggerPort(pinoLog)
-const started = await startService(config.right, log, announcerOf(pinoLog, config.right.logLevel))
+stdout.onCaughtUp((count) => log.warn('log lines dropped', { count, detail: "stdout's reader fell behind the log buffer (LOG_BUFFER_LIMIT)" }))
+const started = await startService(config.right, log, announcerOf(pinoLog, config.right.logLevel), stdout.dropped)
 if (E.isLeft(started)) refuse([started.left])
 const service = started.right
 

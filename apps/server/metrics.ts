@@ -4,6 +4,7 @@ import {
   instrumentAuthenticator,
   instrumentPlantStore,
   keySetFetchRecorder,
+  countLogLinesDropped,
   makePlantStoreMetrics,
   metricsRequestHandler,
 } from '../../adapters/prometheus/index.js'
@@ -28,8 +29,9 @@ export interface Instrumentation {
 export const METRICS_MAX_CONNECTIONS = 8
 
 /** Prometheus metrics for every port and the HTTP adapter. */
-export const prometheusInstrumentation = (): Instrumentation => {
+export const prometheusInstrumentation = (droppedLogLines: () => number = () => 0): Instrumentation => {
   const metrics = makePlantStoreMetrics()
+  countLogLinesDropped(metrics.registry, droppedLogLines)
   return {
     plantStore: (store) => instrumentPlantStore(store, metrics),
     authenticator: (authenticator) => instrumentAuthenticator(authenticator, metrics),

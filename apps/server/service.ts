@@ -30,6 +30,7 @@ export const startService = async (
   config: ServiceConfig,
   log: Logger,
   announce: Logger['info'] = log.info,
+  droppedLogLines: () => number = () => 0,
 ): Promise<E.Either<string, RunningService>> => {
   const beyondFiles = connectionsBeyondFileLimit(config.serverLimits.maxConnections, openFilesLimit())
   if (beyondFiles !== undefined) log.warn('connection cap beyond the open-files limit', { detail: beyondFiles })
@@ -37,7 +38,7 @@ export const startService = async (
   if (E.isLeft(opened)) return opened
   const storage = opened.right
   // Metrics, when configured, wrap the ports and observe the HTTP adapter; without them nothing is measured.
-  const instrumentation = config.metrics === undefined ? undefined : prometheusInstrumentation()
+  const instrumentation = config.metrics === undefined ? undefined : prometheusInstrumentation(droppedLogLines)
   const plantStore = instrumentation?.plantStore(storage.store) ?? storage.store
   const verifier = openAuthenticator(config, log, instrumentation?.keySet)
   const authenticator = instrumentation?.authenticator(verifier) ?? verifier

@@ -25,6 +25,7 @@ describe('configuration from the environment', function () {
       serverLimits: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000, maxConnectionsPerAddress: 100 },
       shutdown: { drainMs: 5_000, graceMs: 10_000 },
       logLevel: 'info',
+      logBufferBytes: 16 * 1024 * 1024,
       metrics: undefined,
     })
   })
@@ -76,6 +77,7 @@ describe('configuration from the environment', function () {
       serverLimits: { headersTimeoutMs: 2_000, requestTimeoutMs: 20_000, keepAliveTimeoutMs: 65_000, maxConnections: 5_000, maxConnectionsPerAddress: 100 },
       shutdown: { drainMs: 0, graceMs: 2_500 },
       logLevel: 'warn',
+      logBufferBytes: 16 * 1024 * 1024,
       metrics: { port: 9464, host: '0.0.0.0' },
     })
   })

@@ -5,11 +5,11 @@
 // Imported (as mocha does with every file of a folder it is given), it does nothing.
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
-import { asLoggerPort, makePino } from '../../../apps/server/logger.js'
+import { asLoggerPort, asyncStdout, makePino } from '../../../apps/server/logger.js'
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [mode, amount] = [process.argv[2], Number(process.argv[3])]
-  const log = asLoggerPort(makePino('info'))
+  const log = asLoggerPort(makePino('info', asyncStdout(16 * 1024 * 1024)))
   if (mode === 'burst') {
     for (let index = 0; index < amount; index++) log.info('request', { index, name: `Plante grimpante ${index} — été 🌱` })
   } else {
