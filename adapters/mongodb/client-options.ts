@@ -19,6 +19,12 @@ export interface MongoTimeouts {
    * again is not ready, though a write could wait for it.
    */
   readonly readinessMs: number
+  /**
+   * How long readiness keeps reporting a configuration fault a store call met (a missing
+   * privilege, a write concern the replica set cannot satisfy: faults a ping does not meet),
+   * unless a store call succeeds first. Then the service is tried again.
+   */
+  readonly configurationFaultHeldMs: number
 }
 
 export const DEFAULT_MONGO_TIMEOUTS: MongoTimeouts = {
@@ -27,6 +33,7 @@ export const DEFAULT_MONGO_TIMEOUTS: MongoTimeouts = {
   connectMs: 3000,
   replaceClientAfterMs: 10_000,
   readinessMs: 1000,
+  configurationFaultHeldMs: 30_000,
 }
 
 /**
@@ -41,6 +48,7 @@ export const resolveTimeouts = (given: Partial<MongoTimeouts> = {}): MongoTimeou
     connectMs: given.connectMs ?? Math.min(DEFAULT_MONGO_TIMEOUTS.connectMs, operationMs),
     replaceClientAfterMs: given.replaceClientAfterMs ?? 2 * operationMs,
     readinessMs: given.readinessMs ?? Math.min(DEFAULT_MONGO_TIMEOUTS.readinessMs, operationMs),
+    configurationFaultHeldMs: given.configurationFaultHeldMs ?? DEFAULT_MONGO_TIMEOUTS.configurationFaultHeldMs,
   }
 }
 

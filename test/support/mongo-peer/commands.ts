@@ -140,9 +140,11 @@ const commitLater = (written: ReadonlyArray<StoredDocument>, context: CommandCon
   )
 }
 
-// Write concern: `w: "majority"` (mongod's implicit default on a replica set since 5.0) or a
-// number above 1 waits until a majority has the writes; `wtimeout` bounds that wait, and when it
-// runs out the reply gains a writeConcernError (code 64, errInfo.wtimeout), the writes staying.
+// Write concern: `w: "majority"` (mongod's implicit default on a replica set since 5.0) waits
+// until a majority has the writes; `wtimeout` bounds that wait, and when it runs out the reply
+// gains a writeConcernError (code 64, errInfo.wtimeout), the writes staying. The peer's replica
+// set has one member: a number above 1 cannot be satisfied (100), and a mode by name is one its
+// configuration does not define (79); mongod answers both after applying the writes.
 const awaitWriteConcern = async (
   command: Document,
   written: ReadonlyArray<StoredDocument>,
@@ -150,9 +152,14 @@ const awaitWriteConcern = async (
   context: CommandContext,
 ): Promise<Document> => {
   const concern = (command.writeConcern ?? {}) as Document
-  const w = concern.w === undefined ? 'majority' : concern.w
-  const waitsForMajority = w === 'majority' || (numberOf(w) ?? 1) > 1
-  if (!waitsForMajority) return reply
+  const w: unknown = concern.w === undefined ? 'majority' : concern.w
+  if (typeof w === 'string' && w !== 'majority') {
+    return { ...reply, writeConcernError: { code: 79, codeName: 'UnknownReplWriteConcern', errmsg: `No write concern mode named '${w}' found in replica set configuration` } }
+  }
+  if (typeof w !== 'string' && (numberOf(w) ?? 1) > 1) {
+    return { ...reply, writeConcernError: { code: 100, codeName: 'UnsatisfiableWriteConcern', errmsg: 'Not enough data-bearing nodes' } }
+  }
+  if (w !== 'majority') return reply
   const wtimeout = numberOf(concern.wtimeout) ?? 0
   const started = Date.now()
   while (written.some((stored) => !stored.committed)) {
@@ -206,7 +213,14 @@ const createIndexes: Handler = (command, context) => {
   return { numIndexesBefore: 1, numIndexesAfter: 1, note: 'all indexes already exist', createdCollectionAutomatically: created, ok: 1 }
 }
 
+// Authentication: the peer holds no users, so it refuses every credential as mongod refuses one
+// it does not know (SCRAM's first step answered AuthenticationFailed, 18); the driver's
+// speculative authentication in the handshake `hello` is left unanswered, as for a failed one.
+const refuseCredential: Handler = () => commandError(18, 'AuthenticationFailed', 'Authentication failed.')
+
 const HANDLERS: Readonly<Record<string, Handler>> = {
+  saslStart: refuseCredential,
+  authenticate: refuseCredential,
   hello: hello(false),
   ismaster: hello(true),
   ping: () => ({ ok: 1 }),

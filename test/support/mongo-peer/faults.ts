@@ -2,6 +2,7 @@
 // answers mirrors what mongod answers in that situation (see each constructor).
 import type { Document } from 'bson'
 import { commandError } from './commands.js'
+import { codesInCategories } from './error-codes.js'
 
 export type Fault =
   /** Answer this error instead of running the command. */
@@ -54,26 +55,19 @@ export const serverError = (code: number, codeName: string, errmsg = `${codeName
 })
 
 /**
- * Server errors that mean "not now, try again": a lost race for a document or a lock, an
- * interrupted or throttled operation, a node not ready. Each is answered as mongod answers it.
+ * Server errors that mean "not now, try again" though mongod does not label them for a retry
+ * (none is in error_codes.yml's RetriableError category): a lost race for a document or a lock,
+ * an interrupted operation. Each is answered as mongod answers it.
  */
 export const TRANSIENT_SERVER_ERRORS: ReadonlyArray<{ readonly code: number; readonly codeName: string; readonly errmsg: string }> = [
   { code: 112, codeName: 'WriteConflict', errmsg: 'Write conflict during plan execution and yielding is disabled.' },
   { code: 11601, codeName: 'Interrupted', errmsg: 'operation was interrupted' },
   { code: 24, codeName: 'LockTimeout', errmsg: 'Unable to acquire IX lock on database within 5ms' },
-  { code: 46, codeName: 'LockBusy', errmsg: 'lock is busy' },
-  { code: 117, codeName: 'ConflictingOperationInProgress', errmsg: 'a conflicting operation is in progress' },
-  { code: 216, codeName: 'ElectionInProgress', errmsg: 'an election is in progress' },
-  { code: 365, codeName: 'TemporarilyUnavailable', errmsg: 'the server is temporarily unavailable' },
-  { code: 402, codeName: 'ResourceExhausted', errmsg: 'resource exhausted' },
-  { code: 433, codeName: 'AdmissionQueueOverflow', errmsg: 'the admission queue is full' },
-  { code: 449, codeName: 'RateLimitExceeded', errmsg: 'rate limit exceeded' },
-  { code: 13388, codeName: 'StaleConfig', errmsg: 'shard version not ok' },
 ]
 
-// The codes after which mongod labels a failed retryable write RetryableWriteError (the
-// retryable-writes specification's list, which the server applies from 4.4 on).
-const RETRYABLE_WRITE_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436])
+// mongod (4.4+) labels a failed retryable write RetryableWriteError when the code is in the
+// RetriableError category of its error_codes.yml (ErrorCodes::isRetriableError).
+const RETRYABLE_WRITE_CODES = new Set(codesInCategories(['RetriableError']).map(({ code }) => code))
 
 const isRetryableWrite = (command: Document): boolean =>
   command.txnNumber !== undefined && command.autocommit === undefined
