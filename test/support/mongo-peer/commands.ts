@@ -81,7 +81,10 @@ const namespaceOf = (command: Document): string => `${String(command.$db)}.${Str
 // insert: `{n, ok: 1}`, plus `writeErrors` (one per failed document: index, code, errmsg, and
 // for a duplicate key `keyPattern` and `keyValue`). With `ordered` (the default) the first error
 // ends the batch. A retried statement (same lsid and txnNumber) is not run again: it counts as
-// done, as mongod answers a retryable write from its record.
+// done, as mongod answers a retryable write from its record. Either way the reply waits for the
+// write concern, as mongod waits for the client's last optime: the documents written, those a
+// retry finds written before, and those a duplicate key met (the other write holds the id in the
+// index before a majority has it).
 const insert: Handler = async (command, context) => {
   const namespace = namespaceOf(command)
   const record = retryRecordOf(command, context)
@@ -93,15 +96,20 @@ const insert: Handler = async (command, context) => {
   const ordered = command.ordered !== false
   const writeErrors: Document[] = []
   const written: StoredDocument[] = []
+  const awaited: StoredDocument[] = []
   let n = 0
   for (const [index, document] of documents.entries()) {
     if (record?.executed.has(index) === true) {
+      const before = collection.get(keyOf(document._id))
+      if (before !== undefined) awaited.push(before)
       n += 1
       continue
     }
     const fields = '_id' in document ? document : { _id: new ObjectId(), ...document }
     const key = keyOf(fields._id)
-    if (collection.has(key)) {
+    const standing = collection.get(key)
+    if (standing !== undefined) {
+      awaited.push(standing)
       writeErrors.push(duplicateKeyError(index, namespace, fields._id))
       if (ordered) break
       continue
@@ -114,7 +122,7 @@ const insert: Handler = async (command, context) => {
   }
   commitLater(written, context)
   const reply = { n, ...(writeErrors.length > 0 ? { writeErrors } : {}), ok: 1 }
-  return awaitWriteConcern(command, written, reply, context)
+  return awaitWriteConcern(command, [...written, ...awaited], reply, context)
 }
 
 const retryRecordOf = (command: Document, context: CommandContext): RetryRecord | 'TooOld' | undefined => {

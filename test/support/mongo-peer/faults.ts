@@ -11,8 +11,11 @@ export type Fault =
   | { readonly kind: 'writeConcernError'; readonly code: number; readonly codeName: string; readonly errmsg: string }
   /** Close the socket before the command runs: nothing is written, no reply comes. */
   | { readonly kind: 'dropBeforeRun' }
-  /** Run the command, then close the socket instead of replying: the write is kept, no reply comes. */
-  | { readonly kind: 'dropAfterRun' }
+  /**
+   * Run the command, then close the socket instead of replying: the write is kept, no reply comes.
+   * Its writes reach a majority after `replicationLagMs` (0 when not given).
+   */
+  | { readonly kind: 'dropAfterRun'; readonly replicationLagMs?: number }
   /** Run the command, then wait this long before replying. */
   | { readonly kind: 'delayReply'; readonly ms: number }
   /** Writes of the command reach a majority only after this long (see the insert handler). */

@@ -112,7 +112,9 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
       case 'writeConcernError':
         return withWriteConcernError(await runCommand(command, context), fault, command)
       case 'dropAfterRun':
-        await runCommand(command, context)
+        // The writes are applied before the command first waits (for its write concern), and
+        // that wait is for a reply that will never be sent: the socket closes at once.
+        runCommand(command, { ...context, replicationLagMs: fault.replicationLagMs ?? 0 }).catch(() => {})
         return 'drop'
       case 'replicationLag':
         return runCommand(command, { ...context, replicationLagMs: fault.ms })
