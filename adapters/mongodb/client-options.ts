@@ -9,8 +9,9 @@ export interface MongoTimeouts {
   /** How long opening one connection, with its handshake, may take. */
   readonly connectMs: number
   /**
-   * How long calls may keep finding storage unavailable, with no success in between, before the
-   * client is replaced by a fresh one (a client left wedged by the driver cannot stay so).
+   * How long calls may keep finding no server they can reach, with no success in between, before
+   * the client is replaced by a fresh one (a client left wedged by the driver cannot stay so). A
+   * server that answers slowly is not unreachable: a fresh client would wait for it just the same.
    */
   readonly replaceClientAfterMs: number
   /**
@@ -38,7 +39,7 @@ export const DEFAULT_MONGO_TIMEOUTS: MongoTimeouts = {
 
 /**
  * Fills in the timeouts not given: server selection, connection and readiness default to at most
- * the whole; the client is replaced after two deadlines' worth of unavailability.
+ * the whole; the client is replaced after two deadlines' worth of unreachability.
  */
 export const resolveTimeouts = (given: Partial<MongoTimeouts> = {}): MongoTimeouts => {
   const operationMs = given.operationMs ?? DEFAULT_MONGO_TIMEOUTS.operationMs

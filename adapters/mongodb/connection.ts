@@ -163,7 +163,7 @@ const connectionOver = (first: MongoClient, settings: MongoConnectionSettings): 
       if (on === current) watchdog.succeeded()
       return result
     } catch (error) {
-      if (on === current && meansUnreachableFrom(on, error) && watchdog.failedUnavailable()) replaceClient()
+      if (on === current && meansUnreachableFrom(on, error) && watchdog.failedUnreachable()) replaceClient()
       throw error
     } finally {
       on.inFlight.delete(call)
