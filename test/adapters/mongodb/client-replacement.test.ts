@@ -4,11 +4,11 @@ import type { MongoClient } from 'mongodb'
 import { makeMongoConnection, type MongoConnection } from '../../../adapters/mongodb/connection.js'
 import { expectRight } from '../../support/either.js'
 import { notWritablePrimary } from '../../support/mongo-peer/faults.js'
-import { startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
+import { PEER_MONITORING_MODES, startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
 import { freshDbName, TEST_TIMEOUTS } from './support.js'
 
 // Which client a connection uses is seen through the database handle each call is given.
-describe('when the MongoDB connection replaces its client (wire peer)', function () {
+for (const monitoring of PEER_MONITORING_MODES) describe(`when the MongoDB connection replaces its client (wire peer, ${monitoring} monitoring)`, function () {
   this.timeout(30_000)
   let peer: MongoPeer
   let connection: MongoConnection
@@ -24,7 +24,7 @@ describe('when the MongoDB connection replaces its client (wire peer)', function
   }
 
   beforeEach(async function () {
-    peer = await startMongoPeer()
+    peer = await startMongoPeer({ monitoring })
     connection = expectRight(
       makeMongoConnection({ uri: peer.uri, dbName: freshDbName('replacement'), collectionName: 'plants', timeouts: TEST_TIMEOUTS }),
     )

@@ -4,7 +4,7 @@ import { openMongoPlantStore, type MongoPlantStore } from '../../../adapters/mon
 import type { PlantStore, StoreError } from '../../../core/index.js'
 import { expectRight } from '../../support/either.js'
 import { serverError } from '../../support/mongo-peer/faults.js'
-import { startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
+import { PEER_MONITORING_MODES, startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
 import { plant } from '../../support/plants.js'
 import { eventuallyRight, freshDbName, openStore, TEST_TIMEOUTS } from './support.js'
 
@@ -16,7 +16,7 @@ const expectConfigurationFault = (answer: E.Either<StoreError, unknown>, named: 
   expect(answer.left.configurationFault, 'the fault named').to.match(named)
 }
 
-describe('MongoDB configuration faults (wire peer)', function () {
+for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB configuration faults (wire peer, ${monitoring} monitoring)`, function () {
   this.timeout(20_000)
   let peer: MongoPeer
   let dbName: string
@@ -29,7 +29,7 @@ describe('MongoDB configuration faults (wire peer)', function () {
   const stored = () => peer.documents(`${dbName}.plants`)
 
   beforeEach(async function () {
-    peer = await startMongoPeer()
+    peer = await startMongoPeer({ monitoring })
     dbName = freshDbName('configuration')
   })
   afterEach(async function () {

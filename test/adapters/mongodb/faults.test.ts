@@ -11,7 +11,7 @@ import {
   shutdownDuringWriteConcern,
   writeConcernTimedOut,
 } from '../../support/mongo-peer/faults.js'
-import { startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
+import { PEER_MONITORING_MODES, startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
 import { TRANSIENT_SERVER_CODES } from './transient-codes.js'
 import { plant } from '../../support/plants.js'
 import { eventuallyRight, freshDbName, openStore, TEST_TIMEOUTS, timed, withRawClient } from './support.js'
@@ -20,7 +20,7 @@ import { eventuallyRight, freshDbName, openStore, TEST_TIMEOUTS, timed, withRawC
 // by the deadline rather than by a driver default (30 s) or never.
 const BOUND_MS = TEST_TIMEOUTS.operationMs + 1500
 
-describe('MongoDB adapter under faults (wire peer)', function () {
+for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under faults (wire peer, ${monitoring} monitoring)`, function () {
   let peer: MongoPeer
   let dbName: string
   const opened: MongoPlantStore[] = []
@@ -32,7 +32,7 @@ describe('MongoDB adapter under faults (wire peer)', function () {
   const stored = () => peer.documents(`${dbName}.plants`)
 
   beforeEach(async function () {
-    peer = await startMongoPeer()
+    peer = await startMongoPeer({ monitoring })
     dbName = freshDbName('faults')
   })
   afterEach(async function () {
@@ -63,6 +63,38 @@ describe('MongoDB adapter under faults (wire peer)', function () {
       await peer.comeBack()
       const outcome = await eventuallyRight(() => store.insertUnlessExists(plant(2n, 'Fern'))(), 5000)
       expect(outcome).to.deep.equal({ _tag: 'Inserted', plant: plant(2n, 'Fern') })
+      expect(stored()).to.have.length(2)
+    })
+  })
+
+  describe('MongoDB restarting, or cut off', function () {
+    it('a restart (a new process, secondary for a moment, then primary in the next term): no 500, and the create stored once', async function () {
+      const store = open()
+      expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
+      await peer.restart(500)
+      // During the secondary phase the driver waits for a primary, or the deadline answers 503.
+      const { result, ms } = await timed(() => store.insertUnlessExists(plant(2n, 'Fern'))())
+      expect(ms).to.be.below(BOUND_MS)
+      if (E.isLeft(result)) expectLeftTag(result, 'StorageUnavailable')
+      const outcome = await eventuallyRight(() => store.insertUnlessExists(plant(2n, 'Fern'))(), 5000)
+      expect(['Inserted', 'AlreadyStored']).to.include(outcome._tag)
+      await eventuallyRight(() => store.checkReady()(), 5000)
+      expect(stored()).to.have.length(2)
+    })
+
+    it('a quiet network (connections open, nothing answers): StorageUnavailable within the deadline, then stored once it speaks', async function () {
+      this.timeout(30_000)
+      const store = open()
+      expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
+      peer.goQuiet()
+      const { result, ms } = await timed(() => store.insertUnlessExists(plant(2n, 'Fern'))())
+      expectLeftTag(result, 'StorageUnavailable')
+      expect(ms).to.be.below(BOUND_MS)
+      expectLeftTag(await store.checkReady()(), 'StorageUnavailable')
+      peer.endQuiet()
+      const outcome = await eventuallyRight(() => store.insertUnlessExists(plant(2n, 'Fern'))(), 15_000)
+      expect(outcome).to.deep.equal({ _tag: 'Inserted', plant: plant(2n, 'Fern') })
+      await eventuallyRight(() => store.checkReady()(), 5000)
       expect(stored()).to.have.length(2)
     })
   })

@@ -1,8 +1,7 @@
 // Faults the peer can be told to show, each for the next commands of given names. What a fault
 // answers mirrors what mongod answers in that situation (see each constructor).
 import type { Document } from 'bson'
-import { commandError } from './commands.js'
-import { codesInCategories } from './error-codes.js'
+import { labelledCommandError, labelsFor } from './errors.js'
 
 export type Fault =
   /** Answer this error instead of running the command. */
@@ -68,21 +67,9 @@ export const TRANSIENT_SERVER_ERRORS: ReadonlyArray<{ readonly code: number; rea
   { code: 24, codeName: 'LockTimeout', errmsg: 'Unable to acquire IX lock on database within 5ms' },
 ]
 
-// mongod (4.4+) labels a failed retryable write RetryableWriteError when the code is in the
-// RetriableError category of its error_codes.yml (ErrorCodes::isRetriableError).
-const RETRYABLE_WRITE_CODES = new Set(codesInCategories(['RetriableError']).map(({ code }) => code))
-
-const isRetryableWrite = (command: Document): boolean =>
-  command.txnNumber !== undefined && command.autocommit === undefined
-
-const labelsFor = (code: number, command: Document): Document =>
-  RETRYABLE_WRITE_CODES.has(code) && isRetryableWrite(command) ? { errorLabels: ['RetryableWriteError'] } : {}
-
 /** The error reply of an `error` fault, labelled as mongod labels it for this command. */
-export const errorReply = (fault: Extract<Fault, { kind: 'error' }>, command: Document): Document => ({
-  ...commandError(fault.code, fault.codeName, fault.errmsg),
-  ...labelsFor(fault.code, command),
-})
+export const errorReply = (fault: Extract<Fault, { kind: 'error' }>, command: Document): Document =>
+  labelledCommandError(fault.code, fault.codeName, fault.errmsg, command)
 
 /** A reply with the writeConcernError of a `writeConcernError` fault added, labelled likewise. */
 export const withWriteConcernError = (
