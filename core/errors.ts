@@ -44,6 +44,11 @@ export interface AuthenticationUnavailable {
 export interface StorageUnavailable {
   readonly _tag: 'StorageUnavailable'
   readonly cause: unknown
+  /**
+   * Set when storage refuses the service's own configuration (a credential, a privilege, a
+   * durability setting), in words for an operator: no retry succeeds until it is corrected.
+   */
+  readonly configurationFault?: string
 }
 
 /**
@@ -92,6 +97,13 @@ export const authenticationUnavailable = (cause: unknown): AuthenticationUnavail
 export const storageUnavailable = (cause: unknown): StorageUnavailable => ({
   _tag: 'StorageUnavailable',
   cause,
+})
+
+/** Storage refuses the service's configuration: `fault` says what an operator must correct. */
+export const storageMisconfigured = (fault: string, cause: unknown): StorageUnavailable => ({
+  _tag: 'StorageUnavailable',
+  cause,
+  configurationFault: fault,
 })
 
 export const storageFull = (limit: string): StorageFull => ({ _tag: 'StorageFull', limit })

@@ -12,6 +12,7 @@ export {
   invalidInput,
   plantConflict,
   storageFull,
+  storageMisconfigured,
   storageUnavailable,
   unauthenticated,
 } from './errors.js'

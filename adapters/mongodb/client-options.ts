@@ -9,8 +9,9 @@ export interface MongoTimeouts {
   /** How long opening one connection, with its handshake, may take. */
   readonly connectMs: number
   /**
-   * How long calls may keep finding storage unavailable, with no success in between, before the
-   * client is replaced by a fresh one (a client left wedged by the driver cannot stay so).
+   * How long calls may keep finding no server they can reach, with no success in between, before
+   * the client is replaced by a fresh one (a client left wedged by the driver cannot stay so). A
+   * server that answers slowly is not unreachable: a fresh client would wait for it just the same.
    */
   readonly replaceClientAfterMs: number
   /**
@@ -19,6 +20,12 @@ export interface MongoTimeouts {
    * again is not ready, though a write could wait for it.
    */
   readonly readinessMs: number
+  /**
+   * How long readiness keeps reporting a configuration fault a store call met (a missing
+   * privilege, a write concern the replica set cannot satisfy: faults a ping does not meet),
+   * unless a store call succeeds first. Then the service is tried again.
+   */
+  readonly configurationFaultHeldMs: number
 }
 
 export const DEFAULT_MONGO_TIMEOUTS: MongoTimeouts = {
@@ -27,11 +34,12 @@ export const DEFAULT_MONGO_TIMEOUTS: MongoTimeouts = {
   connectMs: 3000,
   replaceClientAfterMs: 10_000,
   readinessMs: 1000,
+  configurationFaultHeldMs: 30_000,
 }
 
 /**
  * Fills in the timeouts not given: server selection, connection and readiness default to at most
- * the whole; the client is replaced after two deadlines' worth of unavailability.
+ * the whole; the client is replaced after two deadlines' worth of unreachability.
  */
 export const resolveTimeouts = (given: Partial<MongoTimeouts> = {}): MongoTimeouts => {
   const operationMs = given.operationMs ?? DEFAULT_MONGO_TIMEOUTS.operationMs
@@ -41,6 +49,7 @@ export const resolveTimeouts = (given: Partial<MongoTimeouts> = {}): MongoTimeou
     connectMs: given.connectMs ?? Math.min(DEFAULT_MONGO_TIMEOUTS.connectMs, operationMs),
     replaceClientAfterMs: given.replaceClientAfterMs ?? 2 * operationMs,
     readinessMs: given.readinessMs ?? Math.min(DEFAULT_MONGO_TIMEOUTS.readinessMs, operationMs),
+    configurationFaultHeldMs: given.configurationFaultHeldMs ?? DEFAULT_MONGO_TIMEOUTS.configurationFaultHeldMs,
   }
 }
 

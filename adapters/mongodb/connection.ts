@@ -1,12 +1,21 @@
 import * as E from 'fp-ts/lib/Either.js'
+import { pipe } from 'fp-ts/lib/function.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import { MongoClient, MongoClientClosedError, type Collection, type Db } from 'mongodb'
-import { storageUnavailable, type StorageUnavailable } from '../../core/index.js'
+import {
+  MongoClient,
+  MongoClientClosedError,
+  type Collection,
+  type Db,
+  type ServerType,
+  type TopologyDescriptionChangedEvent,
+} from 'mongodb'
+import { storageMisconfigured, storageUnavailable, type StorageUnavailable } from '../../core/index.js'
 import { clientOptionsFor, type MongoTimeouts } from './client-options.js'
 import { makeClientWatchdog } from './client-watchdog.js'
-import { withinDeadline } from './deadline.js'
+import { configurationFaultIn } from './configuration-fault.js'
+import { isDeadlineExceeded, withinDeadline } from './deadline.js'
 import type { PlantDocument } from './plant-document.js'
-import { meansStorageUnavailable } from './unavailability.js'
+import { meansServerUnreachable, meansStorageUnavailable } from './unavailability.js'
 
 /** What one store call gets to work with. */
 export interface MongoWork {
@@ -22,9 +31,16 @@ export interface MongoWork {
  * the operation deadline.
  */
 export interface MongoConnection {
-  /** Runs `work`; a failure that means storage is unreachable is a Left, any other is thrown. */
+  /**
+   * Runs `work`; a failure that means storage is unreachable, or that it refuses the service's
+   * configuration (named in the Left), is a Left; any other is thrown.
+   */
   readonly attempt: <A>(work: (on: MongoWork) => Promise<A>) => TE.TaskEither<StorageUnavailable, A>
-  /** Runs `work`; every failure is a Left (a readiness probe cannot tell more than "not ready"). */
+  /**
+   * Runs `work`; every failure is a Left (a readiness probe cannot tell more than "not ready"),
+   * and so is a success while a configuration fault a store call met is held (see
+   * MongoTimeouts.configurationFaultHeldMs).
+   */
   readonly probe: <A>(work: (on: MongoWork) => Promise<A>) => TE.TaskEither<StorageUnavailable, A>
   /** Refuses new calls, waits for those in flight, then closes the client. */
   readonly close: () => Promise<void>
@@ -50,13 +66,28 @@ export const makeMongoConnection = (
   E.map((client: MongoClient) => connectionOver(client, settings))(newClient(settings))
 
 const newClient = ({ uri, timeouts }: MongoConnectionSettings): E.Either<InvalidMongoSettings, MongoClient> =>
-  E.tryCatch(
-    () => new MongoClient(uri, clientOptionsFor(uri, timeouts)),
-    (error) => ({
-      _tag: 'InvalidMongoSettings',
-      message: error instanceof Error ? error.message : String(error),
-    }),
+  pipe(
+    E.tryCatch(
+      () => new MongoClient(uri, clientOptionsFor(uri, timeouts)),
+      (error): InvalidMongoSettings => invalidSettings(error instanceof Error ? error.message : String(error)),
+    ),
+    E.filterOrElse(
+      (client) => breakingDecodingOptions(client).length === 0,
+      (client) =>
+        invalidSettings(
+          `${breakingDecodingOptions(client).join(' and ')} cannot be used: this adapter reads int64 values, plant ids among them, as bigint`,
+        ),
+    ),
   )
+
+const invalidSettings = (message: string): InvalidMongoSettings => ({ _tag: 'InvalidMongoSettings', message })
+
+// Decoding options a connection string may set that make every stored id unreadable: int64
+// values would come back as Long (or every value as a BSON wrapper), which no plant decodes from.
+const breakingDecodingOptions = ({ bsonOptions }: MongoClient): ReadonlyArray<string> => [
+  ...(bsonOptions.promoteLongs === false ? ['promoteLongs=false'] : []),
+  ...(bsonOptions.promoteValues === false ? ['promoteValues=false'] : []),
+]
 
 /** One client and the calls that run on it. */
 interface ClientInUse {
@@ -64,12 +95,31 @@ interface ClientInUse {
   readonly db: Db
   readonly plants: Collection<PlantDocument>
   readonly inFlight: Set<Promise<unknown>>
+  /** Whether the driver knows a server it can send a write to now (a primary, a router, a standalone). */
+  readonly writableServerKnown: () => boolean
 }
 
 const inUse = (client: MongoClient, settings: MongoConnectionSettings): ClientInUse => {
   const db = client.db(settings.dbName)
-  return { client, db, plants: db.collection<PlantDocument>(settings.collectionName), inFlight: new Set() }
+  let writable = false
+  client.on('topologyDescriptionChanged', ({ newDescription }: TopologyDescriptionChangedEvent) => {
+    writable = [...newDescription.servers.values()].some((server) => WRITABLE_SERVER_TYPES.has(server.type))
+  })
+  return {
+    client,
+    db,
+    plants: db.collection<PlantDocument>(settings.collectionName),
+    inFlight: new Set(),
+    writableServerKnown: () => writable,
+  }
 }
+
+const WRITABLE_SERVER_TYPES: ReadonlySet<ServerType> = new Set<ServerType>(['RSPrimary', 'Mongos', 'Standalone', 'LoadBalancer'])
+
+// Only a server that cannot be reached can leave the driver wedged: a deadline that passed while
+// the driver knew a primary was a slow answer, and a fresh client would wait for it just the same.
+const meansUnreachableFrom = (on: ClientInUse, error: unknown): boolean =>
+  meansServerUnreachable(error) || (isDeadlineExceeded(error) && !on.writableServerKnown())
 
 // The client is closed once the calls it carries have their answers (each within its deadline).
 const closeAfterInFlight = async ({ client, inFlight }: ClientInUse): Promise<void> => {
@@ -113,28 +163,53 @@ const connectionOver = (first: MongoClient, settings: MongoConnectionSettings): 
       if (on === current) watchdog.succeeded()
       return result
     } catch (error) {
-      if (on === current && meansStorageUnavailable(error) && watchdog.failedUnavailable()) replaceClient()
+      if (on === current && meansUnreachableFrom(on, error) && watchdog.failedUnreachable()) replaceClient()
       throw error
     } finally {
       on.inFlight.delete(call)
     }
   }
 
-  const settle =
-    (deadlineMs: number, isExpected: (error: unknown) => boolean) =>
-    <A>(work: (on: MongoWork) => Promise<A>): TE.TaskEither<StorageUnavailable, A> =>
-    async () => {
-      try {
-        return E.right(await run(deadlineMs, work))
-      } catch (error) {
-        if (isExpected(error)) return E.left(storageUnavailable(error))
-        throw error
+  // A configuration fault a store call met, kept for readiness: a missing privilege or a write
+  // concern the replica set cannot satisfy shows on writes only, never on a ping.
+  let heldFault: { readonly fault: StorageUnavailable; readonly until: number } | undefined
+  const faultHeld = (): StorageUnavailable | undefined =>
+    heldFault !== undefined && performance.now() < heldFault.until ? heldFault.fault : undefined
+
+  const misconfigured = (error: unknown): StorageUnavailable | undefined => {
+    const fault = configurationFaultIn(error)
+    return fault === undefined ? undefined : storageMisconfigured(fault, error)
+  }
+
+  const attempt = <A>(work: (on: MongoWork) => Promise<A>): TE.TaskEither<StorageUnavailable, A> => async () => {
+    try {
+      const result = await run(settings.timeouts.operationMs, work)
+      heldFault = undefined
+      return E.right(result)
+    } catch (error) {
+      const fault = misconfigured(error)
+      if (fault !== undefined) {
+        heldFault = { fault, until: performance.now() + settings.timeouts.configurationFaultHeldMs }
+        return E.left(fault)
       }
+      if (meansStorageUnavailable(error)) return E.left(storageUnavailable(error))
+      throw error
     }
+  }
+
+  const probe = <A>(work: (on: MongoWork) => Promise<A>): TE.TaskEither<StorageUnavailable, A> => async () => {
+    try {
+      const result = await run(settings.timeouts.readinessMs, work)
+      const held = faultHeld()
+      return held === undefined ? E.right(result) : E.left(held)
+    } catch (error) {
+      return E.left(misconfigured(error) ?? storageUnavailable(error))
+    }
+  }
 
   return {
-    attempt: settle(settings.timeouts.operationMs, meansStorageUnavailable),
-    probe: settle(settings.timeouts.readinessMs, () => true),
+    attempt,
+    probe,
     close: () => {
       closing ??= Promise.all([closeAfterInFlight(current), ...retiring]).then(() => {})
       return closing

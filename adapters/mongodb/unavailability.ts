@@ -3,6 +3,7 @@ import {
   MongoError,
   MongoErrorLabel,
   MongoNetworkError,
+  MongoNetworkTimeoutError,
   MongoNotConnectedError,
   MongoOperationTimeoutError,
   MongoServerClosedError,
@@ -11,36 +12,57 @@ import {
   MongoTopologyClosedError,
   MongoWriteConcernError,
 } from 'mongodb'
+import { configurationFaultIn } from './configuration-fault.js'
 import { isDeadlineExceeded } from './deadline.js'
+import { causesOf } from './error-causes.js'
+import {
+  CODES_IN_TRANSIENT_CATEGORIES,
+  CODES_IN_UNREACHABLE_CATEGORIES,
+  TRANSIENT_OUTSIDE_CATEGORIES,
+} from './server-error-codes.js'
 
 /**
  * Whether a failure means "MongoDB cannot be reached, or did not answer in time, or asked to be
  * asked again": the request may succeed when retried later, so the domain reports it as
- * StorageUnavailable (HTTP 503). This is the one place that decides. Anything else (a duplicate
- * key, a refused credential, a document this adapter cannot read) is not decided here.
+ * StorageUnavailable (HTTP 503). This is the one place that decides. A configuration fault (see
+ * configurationFaultIn) is not one, whatever retry label the driver gave it; anything else (a
+ * duplicate key, a document this adapter cannot read) is not decided here.
  */
 export const meansStorageUnavailable = (error: unknown): boolean =>
-  causesOf(error).some(
-    (cause) =>
-      isDeadlineExceeded(cause) ||
-      UNREACHABLE.some((kind) => cause instanceof kind) ||
-      isSocketFailure(cause) ||
-      (cause instanceof MongoError &&
-        (TRANSIENT_CODES.has(Number(cause.code)) ||
-          TRANSIENT_LABELS.some((label) => cause.hasErrorLabel(label)) ||
-          UNEXPORTED_POOL_ERRORS.has(cause.name))),
-  )
+  configurationFaultIn(error) === undefined && causesOf(error).some(isTransient)
 
-// An error and the causes it wraps (bounded: a cycle of causes must not hang a request).
-const causesOf = (error: unknown): ReadonlyArray<unknown> => {
-  const chain: unknown[] = []
-  for (let cause = error; cause !== undefined && cause !== null && chain.length < 8; ) {
-    if (chain.includes(cause)) break
-    chain.push(cause)
-    cause = cause instanceof Error ? cause.cause : undefined
-  }
-  return chain
-}
+/**
+ * Whether a failure means that no server able to take a write could be reached: the network, no
+ * primary found in time, a node that is not primary or is shutting down. A server that is there
+ * but slow (a reply later than the deadline, a time limit, an overloaded or busy node) is not
+ * unreachable, and neither is a deadline that passed while the driver waited for a reply.
+ */
+export const meansServerUnreachable = (error: unknown): boolean =>
+  configurationFaultIn(error) === undefined && causesOf(error).some(isUnreachable)
+
+const isTransient = (cause: unknown): boolean =>
+  isDeadlineExceeded(cause) ||
+  DRIVER_UNAVAILABLE.some((kind) => cause instanceof kind) ||
+  isSocketFailure(cause) ||
+  (cause instanceof MongoError &&
+    (isTransientCode(Number(cause.code)) ||
+      TRANSIENT_LABELS.some((label) => cause.hasErrorLabel(label)) ||
+      UNEXPORTED_POOL_ERRORS.has(cause.name)))
+
+const isTransientCode = (code: number): boolean =>
+  CODES_IN_TRANSIENT_CATEGORIES.has(code) || TRANSIENT_OUTSIDE_CATEGORIES.has(code)
+
+const isUnreachable = (cause: unknown): boolean =>
+  (cause instanceof MongoNetworkError && !isReplyTimeout(cause)) ||
+  UNREACHABLE.some((kind) => cause instanceof kind) ||
+  isSocketFailure(cause) ||
+  (cause instanceof MongoError && CODES_IN_UNREACHABLE_CATEGORIES.has(Number(cause.code)))
+
+// A socket timeout on an established connection is a server too slow to answer, not one gone;
+// one before the handshake is a server that could not be reached (the driver marks it so, on a
+// field its declarations leave out).
+const isReplyTimeout = (error: MongoNetworkError): boolean =>
+  error instanceof MongoNetworkTimeoutError && (error as { beforeHandshake?: boolean }).beforeHandshake !== true
 
 // The driver (7.9) lets some socket errors out as they are, not as a MongoNetworkError: a write
 // on a connection the server has just closed fails with Node's own `EPIPE` ("This socket has
@@ -67,59 +89,22 @@ const SOCKET_ERROR_CODES = new Set([
   'ERR_STREAM_WRITE_AFTER_END',
 ])
 
+// The driver's errors for a server that cannot be found or used.
 const UNREACHABLE = [
-  MongoNetworkError, // refused, reset or closed sockets, socket timeouts, cleared pools
   MongoServerSelectionError, // no suitable server (no primary) within serverSelectionTimeoutMS
-  MongoOperationTimeoutError,
-  MongoWriteConcernError, // the write was not acknowledged as asked, even after the driver's retry
   MongoStalePrimaryError,
-  MongoTopologyClosedError,
   MongoServerClosedError,
   MongoNotConnectedError,
-  MongoClientClosedError, // the service is shutting down
 ]
 
-// Server error codes (mongod's error_codes.yml) that say a node is stepping down, shutting down,
-// not primary, interrupted, busy, overloaded, out of time, or that the write lost a race for a
-// lock or a document and may be sent again. The driver retries a retryable write once on some of
-// these before the error reaches us.
-const TRANSIENT_CODES = new Set([
-  6, // HostUnreachable
-  7, // HostNotFound
-  24, // LockTimeout
-  46, // LockBusy
-  50, // MaxTimeMSExpired
-  64, // WriteConcernFailed (WriteConcernTimeout from 8.1)
-  89, // NetworkTimeout
-  91, // ShutdownInProgress
-  94, // NotYetInitialized
-  112, // WriteConflict
-  117, // ConflictingOperationInProgress
-  133, // FailedToSatisfyReadPreference
-  134, // ReadConcernMajorityNotAvailableYet
-  150, // StaleEpoch
-  189, // PrimarySteppedDown
-  202, // NetworkInterfaceExceededTimeLimit
-  216, // ElectionInProgress
-  249, // StaleDbVersion
-  262, // ExceededTimeLimit
-  317, // ConnectionPoolExpired
-  355, // InterruptedDueToStorageChange
-  365, // TemporarilyUnavailable
-  384, // ConnectionError
-  402, // ResourceExhausted
-  407, // PooledConnectionAcquisitionExceededTimeLimit
-  433, // AdmissionQueueOverflow
-  449, // RateLimitExceeded
-  9001, // SocketException
-  10107, // NotWritablePrimary
-  11600, // InterruptedAtShutdown
-  11601, // Interrupted
-  11602, // InterruptedDueToReplStateChange
-  13388, // StaleConfig
-  13435, // NotPrimaryNoSecondaryOk
-  13436, // NotPrimaryOrSecondary
-])
+const DRIVER_UNAVAILABLE = [
+  ...UNREACHABLE,
+  MongoNetworkError, // refused, reset or closed sockets, socket timeouts, cleared pools
+  MongoOperationTimeoutError,
+  MongoWriteConcernError, // the write was not acknowledged as asked, even after the driver's retry
+  MongoTopologyClosedError,
+  MongoClientClosedError, // the service is shutting down
+]
 
 const TRANSIENT_LABELS = [
   MongoErrorLabel.RetryableWriteError,

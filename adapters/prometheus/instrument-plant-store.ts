@@ -5,8 +5,8 @@ import type { PlantStoreMetrics } from './metrics.js'
 import { timed } from './timed.js'
 
 /**
- * The same store, counting what it does: each call's latency and outcome (ok, unavailable, full,
- * or a defect: a rejected task), and each insert's meaning for the client: a plant created, replayed
+ * The same store, counting what it does: each call's latency and outcome (ok, unavailable,
+ * misconfigured: storage refuses the service's configuration, full, or a defect: a rejected task), and each insert's meaning for the client: a plant created, replayed
  * or refused as a conflict. Answers and rejections pass through unchanged.
  */
 export const instrumentPlantStore = (store: PlantStore, { storageCalls, plants }: PlantStoreMetrics): PlantStore => {
@@ -35,15 +35,11 @@ export const instrumentPlantStore = (store: PlantStore, { storageCalls, plants }
 const callRecorder = (histogram: PlantStoreMetrics['storageCalls'], operation: string) => {
   const ok = histogram.labels(operation, 'ok')
   const unavailable = histogram.labels(operation, 'unavailable')
+  const misconfigured = histogram.labels(operation, 'misconfigured')
   const full = histogram.labels(operation, 'full')
   const defect = histogram.labels(operation, 'defect')
+  const failed = (error: StoreError) =>
+    error._tag === 'StorageFull' ? full : error.configurationFault === undefined ? unavailable : misconfigured
   return (answer: Either<StoreError, unknown> | undefined, seconds: number): void =>
-    (answer === undefined
-      ? defect
-      : answer._tag === 'Right'
-        ? ok
-        : answer.left._tag === 'StorageFull'
-          ? full
-          : unavailable
-    ).observe(seconds)
+    (answer === undefined ? defect : answer._tag === 'Right' ? ok : failed(answer.left)).observe(seconds)
 }

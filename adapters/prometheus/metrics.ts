@@ -46,7 +46,7 @@ export const makePlantStoreMetrics = (): PlantStoreMetrics => {
     }),
     storageCalls: new Histogram({
       name: 'plant_store_storage_call_duration_seconds',
-      help: 'Storage calls and their latency, by operation (insert, check_ready) and outcome (ok, unavailable, full, defect).',
+      help: 'Storage calls and their latency, by operation (insert, check_ready) and outcome (ok, unavailable, misconfigured, full, defect).',
       labelNames: ['operation', 'outcome'],
       buckets: LATENCY_BUCKETS,
       registers,

@@ -15,7 +15,7 @@ export interface OpenedStorage {
 /**
  * Opens the configured storage without waiting for it: a MongoDB that is down at start makes
  * /readyz answer 503 until it is up, it does not stop the service. Fails only on settings the
- * driver cannot understand, naming the variable.
+ * driver cannot understand or the adapter cannot work with, naming the variable.
  */
 export const openStorage = (config: StorageConfig): E.Either<string, OpenedStorage> => {
   switch (config._tag) {
@@ -25,7 +25,7 @@ export const openStorage = (config: StorageConfig): E.Either<string, OpenedStora
       return pipe(
         openMongoPlantStore({ uri: config.uri, dbName: config.dbName, timeouts: { operationMs: config.timeoutMs } }),
         E.bimap(
-          (invalid) => `MONGODB_URI: expected a connection string the MongoDB driver accepts (${invalid.message})`,
+          (invalid) => `MONGODB_URI: expected a connection string this service can use (${invalid.message})`,
           ({ store, close }) => ({ store, close, description: `mongodb (database ${config.dbName})` }),
         ),
       )

@@ -65,7 +65,11 @@ export const toErrorResponse = (problem: Problem): ErrorResponse => {
     case 'ShuttingDown':
       return answer(503, unavailableMessage('ShuttingDown'), { 'Retry-After': '1' })
     case 'StorageUnavailable':
-      return answer(503, unavailableMessage('Storage'), { 'Retry-After': '1' })
+      return problem.configurationFault === undefined
+        ? answer(503, unavailableMessage('Storage'), { 'Retry-After': '1' })
+        : answer(503, `Storage refuses this service's configuration: ${problem.configurationFault}. An operator must correct it.`, {
+            'Retry-After': '1',
+          })
     case 'StorageFull':
       return answer(507, storageFullMessage(problem.limit))
     case 'AuthenticationUnavailable':

@@ -11,14 +11,18 @@ export interface RequestLogLine {
 /**
  * The one place where an answer's severity is decided, beside the one that gives it its status. An
  * outage being reported (503) is expected while it lasts: a warning with the cause's message, not
- * a stack per request. A store that is full (507) is the bound doing its work. Any other 5xx is a
- * defect worth its whole description.
+ * a stack per request. Storage refusing the service's configuration is an error an operator must
+ * correct, named with its cause. A store that is full (507) is the bound doing its work. Any other
+ * 5xx is a defect worth its whole description.
  */
 export const requestLogLine = (problem: Problem | undefined, status: number): RequestLogLine => {
   switch (problem?._tag) {
     case 'ShuttingDown':
       return { level: 'info', message: 'request refused: shutting down' }
     case 'StorageUnavailable':
+      return problem.configurationFault === undefined
+        ? { level: 'warn', message: 'request refused: dependency unavailable', cause: 'brief' }
+        : { level: 'error', message: `request refused: storage configuration fault: ${problem.configurationFault}`, cause: 'brief' }
     case 'AuthenticationUnavailable':
       return { level: 'warn', message: 'request refused: dependency unavailable', cause: 'brief' }
     case 'StorageFull':

@@ -73,13 +73,14 @@ describe('MongoDB client options', function () {
   })
 
   describe('timeouts', function () {
-    it('default to a 5 s operation, 3 s to select a server and 3 s to connect, a new client after 10 s unavailable, 1 s for a readiness ping', function () {
+    it('default to a 5 s operation, 3 s to select a server and 3 s to connect, a new client after 10 s unreachable, 1 s for a readiness ping, a configuration fault held 30 s', function () {
       expect(resolveTimeouts()).to.deep.equal({
         operationMs: 5000,
         serverSelectionMs: 3000,
         connectMs: 3000,
         replaceClientAfterMs: 10_000,
         readinessMs: 1000,
+        configurationFaultHeldMs: 30_000,
       })
     })
 
@@ -90,11 +91,12 @@ describe('MongoDB client options', function () {
         connectMs: 2000,
         replaceClientAfterMs: 4000,
         readinessMs: 1000,
+        configurationFaultHeldMs: 30_000,
       })
     })
 
     it('keep each one given', function () {
-      const given = { operationMs: 900, serverSelectionMs: 700, connectMs: 100, replaceClientAfterMs: 3000, readinessMs: 400 }
+      const given = { operationMs: 900, serverSelectionMs: 700, connectMs: 100, replaceClientAfterMs: 3000, readinessMs: 400, configurationFaultHeldMs: 5000 }
       expect(resolveTimeouts(given)).to.deep.equal(given)
     })
   })

@@ -16,6 +16,7 @@ export const TEST_TIMEOUTS: MongoTimeouts = {
   connectMs: 500,
   replaceClientAfterMs: 3000,
   readinessMs: 1000,
+  configurationFaultHeldMs: 2000,
 }
 
 let databases = 0

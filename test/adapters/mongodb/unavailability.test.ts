@@ -1,8 +1,18 @@
 import { expect } from 'chai'
 import { once } from 'node:events'
 import { createConnection, createServer, type AddressInfo } from 'node:net'
-import { MongoError, MongoServerError } from 'mongodb'
-import { meansStorageUnavailable } from '../../../adapters/mongodb/unavailability.js'
+import {
+  MongoError,
+  MongoErrorLabel,
+  MongoNetworkError,
+  MongoNetworkTimeoutError,
+  MongoServerError,
+  MongoServerSelectionError,
+  MongoWriteConcernError,
+} from 'mongodb'
+import { meansServerUnreachable, meansStorageUnavailable } from '../../../adapters/mongodb/unavailability.js'
+import { codesInCategories } from '../../support/mongo-peer/error-codes.js'
+import { TRANSIENT_SERVER_CODES } from './transient-codes.js'
 
 // The error Node raises when a client writes on a socket the other side has closed: what the
 // driver let out as it was while MongoDB flapped (finding 3 of issue 8).
@@ -43,14 +53,11 @@ describe('what the MongoDB adapter calls storage unavailable', function () {
     expect(meansStorageUnavailable(wrapped)).to.equal(true)
   })
 
-  for (const [code, codeName] of [
-    [112, 'WriteConflict'],
-    [11601, 'Interrupted'],
-    [24, 'LockTimeout'],
-    [365, 'TemporarilyUnavailable'],
-  ] as const) {
-    it(`the server's ${codeName} (${code})`, function () {
-      expect(meansStorageUnavailable(new MongoServerError({ ok: 0, code, codeName, errmsg: codeName }))).to.equal(true)
+  for (const { code, name } of TRANSIENT_SERVER_CODES) {
+    it(`the server's ${name} (${code}), as a command error and as a write concern error`, function () {
+      expect(meansStorageUnavailable(new MongoServerError({ ok: 0, code, codeName: name, errmsg: name }))).to.equal(true)
+      const writeConcernError = new MongoWriteConcernError({ ok: 1, n: 1, writeConcernError: { code, codeName: name, errmsg: name } })
+      expect(meansStorageUnavailable(writeConcernError)).to.equal(true)
     })
   }
 
@@ -67,5 +74,54 @@ describe('what the MongoDB adapter calls storage unavailable', function () {
     const second = new Error('second', { cause: first })
     first.cause = second
     expect(meansStorageUnavailable(first)).to.equal(false)
+  })
+
+  describe('a configuration fault, whatever retry label the driver gave it', function () {
+    // What driver 7.9 makes of a credential refused during the connection handshake.
+    const refusedCredential = () => {
+      const error = new MongoServerError({ ok: 0, code: 18, codeName: 'AuthenticationFailed', errmsg: 'Authentication failed.' })
+      error.addErrorLabel(MongoErrorLabel.HandshakeError)
+      error.addErrorLabel(MongoErrorLabel.ResetPool)
+      return error
+    }
+    const cases = [
+      { name: 'a refused credential labelled ResetPool', error: refusedCredential() },
+      { name: 'Unauthorized (13)', error: new MongoServerError({ ok: 0, code: 13, codeName: 'Unauthorized', errmsg: 'not authorized' }) },
+      {
+        name: 'UnknownReplWriteConcern (79) as a write concern error',
+        error: new MongoWriteConcernError({ ok: 1, n: 1, writeConcernError: { code: 79, codeName: 'UnknownReplWriteConcern', errmsg: 'unknown' } }),
+      },
+      {
+        name: 'UnsatisfiableWriteConcern (100) labelled RetryableWriteError',
+        error: new MongoServerError({ ok: 0, code: 100, errmsg: 'Not enough data-bearing nodes', errorLabels: ['RetryableWriteError'] }),
+      },
+    ]
+    for (const { name, error } of cases) {
+      it(`${name} is neither an outage nor an unreachable server`, function () {
+        expect(meansStorageUnavailable(error)).to.equal(false)
+        expect(meansServerUnreachable(error)).to.equal(false)
+      })
+    }
+  })
+})
+
+describe('what the MongoDB adapter calls a server it cannot reach', function () {
+  const serverError = (code: number) => new MongoServerError({ ok: 0, code, errmsg: String(code) })
+
+  it("mongod's network, not-primary and shutdown codes", function () {
+    for (const { code, name } of codesInCategories(['NetworkError', 'NotPrimaryError', 'ShutdownError'])) {
+      expect(meansServerUnreachable(serverError(code)), name).to.equal(true)
+    }
+  })
+
+  it('no server selected in time, a refused connection, a socket error', function () {
+    expect(meansServerUnreachable(new MongoServerSelectionError('no primary', { type: 'ReplicaSetNoPrimary' } as never))).to.equal(true)
+    expect(meansServerUnreachable(new MongoNetworkError('connect ECONNREFUSED 127.0.0.1:27017'))).to.equal(true)
+    expect(meansServerUnreachable(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }))).to.equal(true)
+  })
+
+  it('not a slow server: a reply later than the socket timeout, a time limit, an overloaded or busy node', function () {
+    expect(meansServerUnreachable(new MongoNetworkTimeoutError('connection 3 to 127.0.0.1:27017 timed out'))).to.equal(false)
+    for (const code of [50, 262, 402, 433, 112, 365]) expect(meansServerUnreachable(serverError(code)), String(code)).to.equal(false)
   })
 })

@@ -1,20 +1,20 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
+import { PEER_MONITORING_MODES, startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
 import { plant } from '../../support/plants.js'
 import { freshDbName, openStore } from './support.js'
 
 // Issue 19's measurement: replies delayed 2 s, a pool of two connections, a 500 ms deadline, 20
 // creates at once. Every create is answered 503 by its deadline; no insert may reach MongoDB later
 // than the last of those answers plus one socket timeout, or a write answered 503 lands afterwards.
-describe('MongoDB work bounded by the call deadline', function () {
+for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB work bounded by the call deadline (wire peer, ${monitoring} monitoring)`, function () {
   this.timeout(20_000)
   let peer: MongoPeer
   let insertsAt: number[]
   beforeEach(async function () {
     insertsAt = []
-    peer = await startMongoPeer({ onCommand: (name) => (name === 'insert' ? insertsAt.push(performance.now()) : undefined) })
+    peer = await startMongoPeer({ monitoring, onCommand: (name) => (name === 'insert' ? insertsAt.push(performance.now()) : undefined) })
   })
   afterEach(async function () {
     await peer.stop()

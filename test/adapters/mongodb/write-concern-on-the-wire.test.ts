@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import type { Document } from 'bson'
 import { expectRight } from '../../support/either.js'
-import { startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
+import { PEER_MONITORING_MODES, startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
 import { plant } from '../../support/plants.js'
 import { freshDbName, openStore, TEST_TIMEOUTS } from './support.js'
 
@@ -11,12 +11,12 @@ const plainValues = (document: Document): Document =>
 
 // What the server is asked for, not what the client options say: the write concern each insert
 // carries over the wire, for a connection string naming none, one or two of its settings.
-describe('the write concern MongoDB receives with each insert', function () {
+for (const monitoring of PEER_MONITORING_MODES) describe(`the write concern MongoDB receives with each insert (wire peer, ${monitoring} monitoring)`, function () {
   let peer: MongoPeer
   let inserts: Document[]
   beforeEach(async function () {
     inserts = []
-    peer = await startMongoPeer({ onCommand: (name, command) => (name === 'insert' ? inserts.push(command) : undefined) })
+    peer = await startMongoPeer({ monitoring, onCommand: (name, command) => (name === 'insert' ? inserts.push(command) : undefined) })
   })
   afterEach(async function () {
     await peer.stop()

@@ -5,7 +5,12 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Long, ObjectId, type Document } from 'bson'
 import type { PeerData, RetryRecord, RetryRecords, StoredDocument } from './data.js'
+import { commandError, labelledCommandError } from './errors.js'
+import type { PeerTopology } from './topology.js'
 import { keyOf, numberOf, showValue } from './values.js'
+
+/** How clients learn of the peer's state: by streaming `hello` (mongod 4.4+), or by asking it again and again. */
+export type PeerMonitoring = 'streaming' | 'polling'
 
 /** What a command may know of the peer and of the connection it came on. */
 export interface CommandContext {
@@ -19,8 +24,9 @@ export interface CommandContext {
   readonly replicationLagMs: number
   /** Aborted when the peer stops, so no reply waits past it. */
   readonly stopping: AbortSignal
-  /** The replica set's election term now: it grows with each election, and starts again at 1 when the set is initiated anew. */
-  readonly electionTerm: () => number
+  /** Primary or secondary, the election term, the topologyVersion. */
+  readonly topology: PeerTopology
+  readonly monitoring: PeerMonitoring
 }
 
 type Handler = (command: Document, context: CommandContext) => Document | Promise<Document>
@@ -28,60 +34,82 @@ type Handler = (command: Document, context: CommandContext) => Document | Promis
 /** The name of a command: the first key of its document, as mongod reads it. */
 export const commandNameOf = (command: Document): string => Object.keys(command)[0] ?? ''
 
-/** Runs a command and answers its reply document; an unknown command gets mongod's error. */
+/**
+ * Runs a command and answers its reply document; an unknown command gets mongod's error, and so
+ * does a write, or a read that must be served by the primary, while the peer is a secondary.
+ */
 export const runCommand = async (command: Document, context: CommandContext): Promise<Document> => {
   const name = commandNameOf(command)
   const handler = HANDLERS[name] ?? HANDLERS[name.toLowerCase()]
   if (handler === undefined) return commandError(59, 'CommandNotFound', `no such command: '${name}'`)
+  if (context.topology.state() === 'secondary') {
+    if (WRITES.has(name)) return labelledCommandError(10107, 'NotWritablePrimary', 'not primary', command)
+    if (name === 'find' && !allowsSecondary(command)) {
+      return commandError(13435, 'NotPrimaryNoSecondaryOk', 'not primary and secondaryOk=false')
+    }
+  }
   return handler(command, context)
 }
 
-/** `{ok: 0}` with a code, as mongod answers a failed command. */
-export const commandError = (code: number, codeName: string, errmsg: string): Document => ({
-  ok: 0,
-  errmsg,
-  code,
-  codeName,
-})
+const WRITES = new Set(['insert', 'createIndexes', 'drop', 'dropDatabase'])
+
+const allowsSecondary = (command: Document): boolean => {
+  const mode = ((command.$readPreference ?? {}) as Document).mode
+  return mode !== undefined && mode !== 'primary'
+}
 
 // The "Maximum Wire Version" of MongoDB 8.0 is 25; driver 7 accepts 9 (4.4) to 29.
 const MAX_WIRE_VERSION = 25
 
-// hello on a replica-set primary. topologyVersion is left out on purpose: without it the driver
-// monitors by polling (one hello per heartbeat) instead of the streaming protocol, which an
-// in-memory peer has no use for. electionId carries the election term as mongod writes it
-// (0x7fffffff, then the term); a peer that goes away and comes back keeps its term, so it is not
-// taken for a stale primary unless a test makes the term go back (a replica set initiated anew).
+// hello on a replica-set member. A primary names itself and carries its electionId (0x7fffffff,
+// then the term, as mongod writes it); a secondary of this one-member set knows no primary. A
+// peer that goes away and comes back keeps its term, so it is not taken for a stale primary
+// unless a test makes the term go back (a replica set initiated anew). topologyVersion, which
+// makes the driver stream `hello` rather than poll, is there when the peer streams.
 const hello =
   (legacy: boolean): Handler =>
-  (command, context) => ({
-    ...(legacy ? { ismaster: true } : { isWritablePrimary: true }),
-    ...(command.helloOk === true ? { helloOk: true } : {}),
-    hosts: [context.address],
-    setName: context.setName,
-    setVersion: 1,
-    secondary: false,
-    primary: context.address,
-    me: context.address,
-    electionId: new ObjectId(`7fffffff${context.electionTerm().toString(16).padStart(16, '0')}`),
-    maxBsonObjectSize: 16 * 1024 * 1024,
-    maxMessageSizeBytes: 48_000_000,
-    maxWriteBatchSize: 100_000,
-    localTime: new Date(),
-    logicalSessionTimeoutMinutes: 30,
-    connectionId: context.connectionId,
-    minWireVersion: 0,
-    maxWireVersion: MAX_WIRE_VERSION,
-    readOnly: false,
-    ok: 1,
-  })
+  (command, { topology, address, setName, connectionId, monitoring }) => {
+    const primary = topology.state() === 'primary'
+    return {
+      ...(legacy ? { ismaster: primary } : { isWritablePrimary: primary }),
+      ...(command.helloOk === true ? { helloOk: true } : {}),
+      ...(monitoring === 'streaming' ? { topologyVersion: topology.topologyVersion() } : {}),
+      hosts: [address],
+      setName,
+      setVersion: 1,
+      secondary: !primary,
+      ...(primary ? { primary: address, electionId: electionIdOf(topology.electionTerm()) } : {}),
+      me: address,
+      maxBsonObjectSize: 16 * 1024 * 1024,
+      maxMessageSizeBytes: 48_000_000,
+      maxWriteBatchSize: 100_000,
+      localTime: new Date(),
+      logicalSessionTimeoutMinutes: 30,
+      connectionId,
+      minWireVersion: 0,
+      maxWireVersion: MAX_WIRE_VERSION,
+      readOnly: false,
+      ok: 1,
+    }
+  }
+
+const electionIdOf = (term: number): ObjectId => new ObjectId(`7fffffff${term.toString(16).padStart(16, '0')}`)
+
+/** Whether `hello` asks to be answered only when the topology changes, as a streaming monitor asks. */
+export const isAwaitableHello = (command: Document): boolean =>
+  (commandNameOf(command) === 'hello' || commandNameOf(command).toLowerCase() === 'ismaster') &&
+  command.topologyVersion !== undefined &&
+  command.maxAwaitTimeMS !== undefined
 
 const namespaceOf = (command: Document): string => `${String(command.$db)}.${String(command[commandNameOf(command)])}`
 
 // insert: `{n, ok: 1}`, plus `writeErrors` (one per failed document: index, code, errmsg, and
 // for a duplicate key `keyPattern` and `keyValue`). With `ordered` (the default) the first error
 // ends the batch. A retried statement (same lsid and txnNumber) is not run again: it counts as
-// done, as mongod answers a retryable write from its record.
+// done, as mongod answers a retryable write from its record. Either way the reply waits for the
+// write concern, as mongod waits for the client's last optime: the documents written, those a
+// retry finds written before, and those a duplicate key met (the other write holds the id in the
+// index before a majority has it).
 const insert: Handler = async (command, context) => {
   const namespace = namespaceOf(command)
   const record = retryRecordOf(command, context)
@@ -93,15 +121,20 @@ const insert: Handler = async (command, context) => {
   const ordered = command.ordered !== false
   const writeErrors: Document[] = []
   const written: StoredDocument[] = []
+  const awaited: StoredDocument[] = []
   let n = 0
   for (const [index, document] of documents.entries()) {
     if (record?.executed.has(index) === true) {
+      const before = collection.get(keyOf(document._id))
+      if (before !== undefined) awaited.push(before)
       n += 1
       continue
     }
     const fields = '_id' in document ? document : { _id: new ObjectId(), ...document }
     const key = keyOf(fields._id)
-    if (collection.has(key)) {
+    const standing = collection.get(key)
+    if (standing !== undefined) {
+      awaited.push(standing)
       writeErrors.push(duplicateKeyError(index, namespace, fields._id))
       if (ordered) break
       continue
@@ -114,7 +147,7 @@ const insert: Handler = async (command, context) => {
   }
   commitLater(written, context)
   const reply = { n, ...(writeErrors.length > 0 ? { writeErrors } : {}), ok: 1 }
-  return awaitWriteConcern(command, written, reply, context)
+  return awaitWriteConcern(command, [...written, ...awaited], reply, context)
 }
 
 const retryRecordOf = (command: Document, context: CommandContext): RetryRecord | 'TooOld' | undefined => {
@@ -140,9 +173,11 @@ const commitLater = (written: ReadonlyArray<StoredDocument>, context: CommandCon
   )
 }
 
-// Write concern: `w: "majority"` (mongod's implicit default on a replica set since 5.0) or a
-// number above 1 waits until a majority has the writes; `wtimeout` bounds that wait, and when it
-// runs out the reply gains a writeConcernError (code 64, errInfo.wtimeout), the writes staying.
+// Write concern: `w: "majority"` (mongod's implicit default on a replica set since 5.0) waits
+// until a majority has the writes; `wtimeout` bounds that wait, and when it runs out the reply
+// gains a writeConcernError (code 64, errInfo.wtimeout), the writes staying. The peer's replica
+// set has one member: a number above 1 cannot be satisfied (100), and a mode by name is one its
+// configuration does not define (79); mongod answers both after applying the writes.
 const awaitWriteConcern = async (
   command: Document,
   written: ReadonlyArray<StoredDocument>,
@@ -150,9 +185,14 @@ const awaitWriteConcern = async (
   context: CommandContext,
 ): Promise<Document> => {
   const concern = (command.writeConcern ?? {}) as Document
-  const w = concern.w === undefined ? 'majority' : concern.w
-  const waitsForMajority = w === 'majority' || (numberOf(w) ?? 1) > 1
-  if (!waitsForMajority) return reply
+  const w: unknown = concern.w === undefined ? 'majority' : concern.w
+  if (typeof w === 'string' && w !== 'majority') {
+    return { ...reply, writeConcernError: { code: 79, codeName: 'UnknownReplWriteConcern', errmsg: `No write concern mode named '${w}' found in replica set configuration` } }
+  }
+  if (typeof w !== 'string' && (numberOf(w) ?? 1) > 1) {
+    return { ...reply, writeConcernError: { code: 100, codeName: 'UnsatisfiableWriteConcern', errmsg: 'Not enough data-bearing nodes' } }
+  }
+  if (w !== 'majority') return reply
   const wtimeout = numberOf(concern.wtimeout) ?? 0
   const started = Date.now()
   while (written.some((stored) => !stored.committed)) {
@@ -206,7 +246,14 @@ const createIndexes: Handler = (command, context) => {
   return { numIndexesBefore: 1, numIndexesAfter: 1, note: 'all indexes already exist', createdCollectionAutomatically: created, ok: 1 }
 }
 
+// Authentication: the peer holds no users, so it refuses every credential as mongod refuses one
+// it does not know (SCRAM's first step answered AuthenticationFailed, 18); the driver's
+// speculative authentication in the handshake `hello` is left unanswered, as for a failed one.
+const refuseCredential: Handler = () => commandError(18, 'AuthenticationFailed', 'Authentication failed.')
+
 const HANDLERS: Readonly<Record<string, Handler>> = {
+  saslStart: refuseCredential,
+  authenticate: refuseCredential,
   hello: hello(false),
   ismaster: hello(true),
   ping: () => ({ ok: 1 }),

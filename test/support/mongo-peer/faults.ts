@@ -1,7 +1,7 @@
 // Faults the peer can be told to show, each for the next commands of given names. What a fault
 // answers mirrors what mongod answers in that situation (see each constructor).
 import type { Document } from 'bson'
-import { commandError } from './commands.js'
+import { labelledCommandError, labelsFor } from './errors.js'
 
 export type Fault =
   /** Answer this error instead of running the command. */
@@ -10,8 +10,11 @@ export type Fault =
   | { readonly kind: 'writeConcernError'; readonly code: number; readonly codeName: string; readonly errmsg: string }
   /** Close the socket before the command runs: nothing is written, no reply comes. */
   | { readonly kind: 'dropBeforeRun' }
-  /** Run the command, then close the socket instead of replying: the write is kept, no reply comes. */
-  | { readonly kind: 'dropAfterRun' }
+  /**
+   * Run the command, then close the socket instead of replying: the write is kept, no reply comes.
+   * Its writes reach a majority after `replicationLagMs` (0 when not given).
+   */
+  | { readonly kind: 'dropAfterRun'; readonly replicationLagMs?: number }
   /** Run the command, then wait this long before replying. */
   | { readonly kind: 'delayReply'; readonly ms: number }
   /** Writes of the command reach a majority only after this long (see the insert handler). */
@@ -54,38 +57,19 @@ export const serverError = (code: number, codeName: string, errmsg = `${codeName
 })
 
 /**
- * Server errors that mean "not now, try again": a lost race for a document or a lock, an
- * interrupted or throttled operation, a node not ready. Each is answered as mongod answers it.
+ * Server errors that mean "not now, try again" though mongod does not label them for a retry
+ * (none is in error_codes.yml's RetriableError category): a lost race for a document or a lock,
+ * an interrupted operation. Each is answered as mongod answers it.
  */
 export const TRANSIENT_SERVER_ERRORS: ReadonlyArray<{ readonly code: number; readonly codeName: string; readonly errmsg: string }> = [
   { code: 112, codeName: 'WriteConflict', errmsg: 'Write conflict during plan execution and yielding is disabled.' },
   { code: 11601, codeName: 'Interrupted', errmsg: 'operation was interrupted' },
   { code: 24, codeName: 'LockTimeout', errmsg: 'Unable to acquire IX lock on database within 5ms' },
-  { code: 46, codeName: 'LockBusy', errmsg: 'lock is busy' },
-  { code: 117, codeName: 'ConflictingOperationInProgress', errmsg: 'a conflicting operation is in progress' },
-  { code: 216, codeName: 'ElectionInProgress', errmsg: 'an election is in progress' },
-  { code: 365, codeName: 'TemporarilyUnavailable', errmsg: 'the server is temporarily unavailable' },
-  { code: 402, codeName: 'ResourceExhausted', errmsg: 'resource exhausted' },
-  { code: 433, codeName: 'AdmissionQueueOverflow', errmsg: 'the admission queue is full' },
-  { code: 449, codeName: 'RateLimitExceeded', errmsg: 'rate limit exceeded' },
-  { code: 13388, codeName: 'StaleConfig', errmsg: 'shard version not ok' },
 ]
 
-// The codes after which mongod labels a failed retryable write RetryableWriteError (the
-// retryable-writes specification's list, which the server applies from 4.4 on).
-const RETRYABLE_WRITE_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436])
-
-const isRetryableWrite = (command: Document): boolean =>
-  command.txnNumber !== undefined && command.autocommit === undefined
-
-const labelsFor = (code: number, command: Document): Document =>
-  RETRYABLE_WRITE_CODES.has(code) && isRetryableWrite(command) ? { errorLabels: ['RetryableWriteError'] } : {}
-
 /** The error reply of an `error` fault, labelled as mongod labels it for this command. */
-export const errorReply = (fault: Extract<Fault, { kind: 'error' }>, command: Document): Document => ({
-  ...commandError(fault.code, fault.codeName, fault.errmsg),
-  ...labelsFor(fault.code, command),
-})
+export const errorReply = (fault: Extract<Fault, { kind: 'error' }>, command: Document): Document =>
+  labelledCommandError(fault.code, fault.codeName, fault.errmsg, command)
 
 /** A reply with the writeConcernError of a `writeConcernError` fault added, labelled likewise. */
 export const withWriteConcernError = (

@@ -8,11 +8,12 @@ import { parseArgs } from 'node:util'
 import { flap, OBSERVED_FLAPPING } from './flapping.js'
 import { startMongoPeer } from './server.js'
 
-const USAGE = `npm run mongo-peer -- [--port N] [--host ADDRESS] [--replica-set NAME] [--flap]
+const USAGE = `npm run mongo-peer -- [--port N] [--host ADDRESS] [--replica-set NAME] [--polling] [--flap]
   A MongoDB wire-protocol peer in memory, for trying the service without a mongod.
   --port N            port to listen on; 0, the default, picks a free one
   --host ADDRESS      address to listen on (default 127.0.0.1)
   --replica-set NAME  the replica set it says it is the primary of (default rs0)
+  --polling           no topologyVersion in hello: clients poll it rather than stream it
   --flap              go down and come back as issue 8 observed, again after every 10 s up
   It prints the connection string to give the service as MONGODB_URI.`
 
@@ -23,6 +24,7 @@ const parsed = (() => {
         port: { type: 'string', default: '0' },
         host: { type: 'string', default: '127.0.0.1' },
         'replica-set': { type: 'string', default: 'rs0' },
+        polling: { type: 'boolean', default: false },
         flap: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -44,7 +46,12 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(1)
 }
 
-const peer = await startMongoPeer({ port, host: values.host, setName: values['replica-set'] })
+const peer = await startMongoPeer({
+  port,
+  host: values.host,
+  setName: values['replica-set'],
+  monitoring: values.polling ? 'polling' : 'streaming',
+})
 console.log(peer.uri)
 
 const stopping = new AbortController()

@@ -4,9 +4,11 @@ import { once } from 'node:events'
 import { createServer, type Server, type Socket } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Document } from 'bson'
-import { commandNameOf, runCommand, type CommandContext } from './commands.js'
+import { commandNameOf, isAwaitableHello, runCommand, type CommandContext, type PeerMonitoring } from './commands.js'
 import { makePeerData, makeRetryRecords, type PeerData } from './data.js'
 import { errorReply, makeFaultPlan, withWriteConcernError, type Fault, type FaultPlan } from './faults.js'
+import { makePeerTopology } from './topology.js'
+import { numberOf } from './values.js'
 import { decodeRequest, encodeReply, makeMessageReader, type WireRequest } from './wire.js'
 
 export interface MongoPeerOptions {
@@ -17,7 +19,12 @@ export interface MongoPeerOptions {
   readonly setName?: string
   /** Told of every command as it arrives, before it runs: what a test asserts the driver sent, and when. */
   readonly onCommand?: (name: string, command: Document) => void
+  /** `streaming` (the default, as mongod 4.4+): topologyVersion in `hello`, and awaitable `hello` answered as it changes. */
+  readonly monitoring?: PeerMonitoring
 }
+
+/** The ways a peer can tell clients of its state, each of which the fault suites run through. */
+export const PEER_MONITORING_MODES: ReadonlyArray<PeerMonitoring> = ['streaming', 'polling']
 
 /** A running peer. */
 export interface MongoPeer {
@@ -31,6 +38,18 @@ export interface MongoPeer {
   readonly goDown: () => Promise<void>
   /** Accepts connections again on the same port, with the data it had. */
   readonly comeBack: () => Promise<void>
+  /**
+   * Restarts as mongod restarts: connections closed, then a new process (a new topologyVersion
+   * process id, connection ids from 1) that is secondary for `secondaryMs`, then primary again in
+   * the next election term. Resolves once it accepts connections again, still secondary.
+   */
+  readonly restart: (secondaryMs?: number) => Promise<void>
+  /**
+   * Goes quiet, as a network partition does: connections stay open and new ones are accepted,
+   * but nothing that arrives is answered, and nothing is sent, until `endQuiet`.
+   */
+  readonly goQuiet: () => void
+  readonly endQuiet: () => void
   /**
    * Sets the election term the peer reports from now on: higher after an election; back to 1
    * for a replica set initiated anew, whose primary a client that saw a higher term takes for
@@ -47,17 +66,22 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
   const data = makePeerData()
   const retries = makeRetryRecords()
   const faults = makeFaultPlan()
+  const monitoring = options.monitoring ?? 'streaming'
+  const topology = makePeerTopology()
   const stopping = new AbortController()
   const sockets = new Set<Socket>()
   let nextConnectionId = 0
   let nextRequestId = 0
   let port = options.port ?? 0
-  let electionTerm = 1
+  let quiet = false
+  let primaryAgain: NodeJS.Timeout | undefined
 
   const server: Server = createServer((socket) => {
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
     socket.on('error', () => socket.destroy())
+    const closed = new AbortController()
+    socket.on('close', () => closed.abort())
     const context: CommandContext = {
       data,
       retries,
@@ -66,7 +90,8 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
       connectionId: (nextConnectionId += 1),
       replicationLagMs: 0,
       stopping: stopping.signal,
-      electionTerm: () => electionTerm,
+      topology,
+      monitoring,
     }
     const read = makeMessageReader()
     // One command at a time per connection, in order, as a mongod connection serves them.
@@ -79,18 +104,21 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
         socket.destroy()
         return
       }
+      // A quiet network loses what is sent into it.
+      if (quiet) return
       for (const message of messages) {
-        queue = queue.then(() => serve(socket, message, context)).catch(() => {
+        queue = queue.then(() => serve(socket, message, context, closed.signal)).catch(() => {
           socket.destroy()
         })
       }
     })
   })
 
-  const serve = async (socket: Socket, message: Buffer, context: CommandContext): Promise<void> => {
+  const serve = async (socket: Socket, message: Buffer, context: CommandContext, closed: AbortSignal): Promise<void> => {
     const request = decodeRequest(message)
     const name = commandNameOf(request.command)
     options.onCommand?.(name, request.command)
+    if (monitoring === 'streaming' && isAwaitableHello(request.command)) return stream(socket, request, context, closed)
     const fault = faults.take(name)
     const reply = await answer(request, fault, context)
     if (reply === 'drop') {
@@ -98,8 +126,29 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
       return
     }
     if (fault?.kind === 'delayReply') await sleep(fault.ms, undefined, { signal: stopping.signal })
-    if (socket.destroyed || request.moreToCome) return
+    if (socket.destroyed || request.moreToCome || quiet) return
     socket.write(encodeReply(request, (nextRequestId += 1), reply))
+  }
+
+  // An awaitable hello (a streaming monitor's) is answered when the topology changes or the
+  // client's maxAwaitTimeMS has passed, and, with exhaustAllowed, again and again after that, each
+  // reply flagged moreToCome, for as long as the connection lasts.
+  const stream = async (socket: Socket, request: WireRequest, context: CommandContext, closed: AbortSignal): Promise<void> => {
+    const maxAwaitMs = numberOf(request.command.maxAwaitTimeMS) ?? 10_000
+    let known: unknown = request.command.topologyVersion
+    const ended = AbortSignal.any([closed, stopping.signal])
+    while (!ended.aborted) {
+      await topology.changeFrom(known, maxAwaitMs, ended)
+      if (ended.aborted || socket.destroyed) return
+      if (quiet) {
+        await sleep(50, undefined, { signal: ended }).catch(() => {})
+        continue
+      }
+      const reply = await runCommand(request.command, context)
+      socket.write(encodeReply(request, (nextRequestId += 1), reply, request.exhaustAllowed))
+      if (!request.exhaustAllowed) return
+      known = reply.topologyVersion
+    }
   }
 
   const answer = async (request: WireRequest, fault: Fault | undefined, context: CommandContext): Promise<Document | 'drop'> => {
@@ -112,7 +161,9 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
       case 'writeConcernError':
         return withWriteConcernError(await runCommand(command, context), fault, command)
       case 'dropAfterRun':
-        await runCommand(command, context)
+        // The writes are applied before the command first waits (for its write concern), and
+        // that wait is for a reply that will never be sent: the socket closes at once.
+        runCommand(command, { ...context, replicationLagMs: fault.replicationLagMs ?? 0 }).catch(() => {})
         return 'drop'
       case 'replicationLag':
         return runCommand(command, { ...context, replicationLagMs: fault.ms })
@@ -146,10 +197,23 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
     documents: data.documents,
     goDown,
     comeBack: listen,
-    setElectionTerm: (term) => {
-      electionTerm = term
+    restart: async (secondaryMs = 300) => {
+      await goDown()
+      topology.restart()
+      nextConnectionId = 0
+      await listen()
+      clearTimeout(primaryAgain)
+      primaryAgain = setTimeout(() => topology.becomePrimary(), secondaryMs)
     },
+    goQuiet: () => {
+      quiet = true
+    },
+    endQuiet: () => {
+      quiet = false
+    },
+    setElectionTerm: topology.setElectionTerm,
     stop: async () => {
+      clearTimeout(primaryAgain)
       stopping.abort()
       await goDown()
     },

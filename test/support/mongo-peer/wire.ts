@@ -8,9 +8,11 @@ export const OP_QUERY = 2004
 export const OP_MSG = 2013
 
 const HEADER_BYTES = 16
-// OP_MSG flagBits: bit 0 checksumPresent, bit 1 moreToCome (no reply is expected).
+// OP_MSG flagBits: bit 0 checksumPresent, bit 1 moreToCome (no reply is expected; on a reply,
+// another follows), bit 16 exhaustAllowed (the client takes a stream of replies).
 const CHECKSUM_PRESENT = 1 << 0
 const MORE_TO_COME = 1 << 1
+const EXHAUST_ALLOWED = 1 << 16
 
 /** A command as a request carried it, whatever the opcode. */
 export interface WireRequest {
@@ -20,6 +22,8 @@ export interface WireRequest {
   readonly command: Document
   /** Whether the client expects no reply (OP_MSG moreToCome). */
   readonly moreToCome: boolean
+  /** Whether the client takes replies streamed one after the other (OP_MSG exhaustAllowed). */
+  readonly exhaustAllowed: boolean
 }
 
 // Documents keep their exact BSON types (Int32, Long, Double) so a stored document reads back as
@@ -51,14 +55,16 @@ export const decodeRequest = (message: Buffer): WireRequest => {
   const requestId = message.readInt32LE(4)
   const opCode = message.readInt32LE(12)
   if (opCode === OP_MSG) return { requestId, opCode, ...decodeOpMsg(message.subarray(HEADER_BYTES)) }
-  if (opCode === OP_QUERY) return { requestId, opCode, command: decodeOpQuery(message.subarray(HEADER_BYTES)), moreToCome: false }
+  if (opCode === OP_QUERY) {
+    return { requestId, opCode, command: decodeOpQuery(message.subarray(HEADER_BYTES)), moreToCome: false, exhaustAllowed: false }
+  }
   throw new Error(`unsupported opcode ${opCode}`)
 }
 
 // OP_MSG: uint32 flagBits, then sections up to the optional CRC-32C checksum. A kind-0 section
 // is the command body (exactly one); a kind-1 section is a document sequence: int32 size
 // (counting itself), a cstring identifier, then documents.
-const decodeOpMsg = (body: Buffer): { command: Document; moreToCome: boolean } => {
+const decodeOpMsg = (body: Buffer): { command: Document; moreToCome: boolean; exhaustAllowed: boolean } => {
   const flags = body.readUInt32LE(0)
   const end = body.length - (flags & CHECKSUM_PRESENT ? 4 : 0)
   let offset = 4
@@ -89,7 +95,11 @@ const decodeOpMsg = (body: Buffer): { command: Document; moreToCome: boolean } =
     }
   }
   if (command === undefined) throw new Error('OP_MSG without a body section')
-  return { command: { ...command, ...sequences }, moreToCome: (flags & MORE_TO_COME) !== 0 }
+  return {
+    command: { ...command, ...sequences },
+    moreToCome: (flags & MORE_TO_COME) !== 0,
+    exhaustAllowed: (flags & EXHAUST_ALLOWED) !== 0,
+  }
 }
 
 // OP_QUERY (legacy; the driver uses it only for the first `hello` of a connection): int32
@@ -105,9 +115,14 @@ const decodeOpQuery = (body: Buffer): Document => {
   return { ...command, $db: fullCollectionName.split('.')[0] }
 }
 
-/** The reply to a request, in the opcode the request came in. */
-export const encodeReply = (request: WireRequest, requestId: number, reply: Document): Buffer =>
-  request.opCode === OP_MSG ? encodeOpMsg(request.requestId, requestId, reply) : encodeOpReply(request.requestId, requestId, reply)
+/**
+ * The reply to a request, in the opcode the request came in; `moreToCome` (OP_MSG only) tells the
+ * client that another reply to the same request follows.
+ */
+export const encodeReply = (request: WireRequest, requestId: number, reply: Document, moreToCome = false): Buffer =>
+  request.opCode === OP_MSG
+    ? encodeOpMsg(request.requestId, requestId, reply, moreToCome)
+    : encodeOpReply(request.requestId, requestId, reply)
 
 const header = (length: number, requestId: number, responseTo: number, opCode: number): Buffer => {
   const bytes = Buffer.alloc(HEADER_BYTES)
@@ -118,11 +133,11 @@ const header = (length: number, requestId: number, responseTo: number, opCode: n
   return bytes
 }
 
-// A reply OP_MSG: flagBits 0 and one kind-0 section.
-const encodeOpMsg = (responseTo: number, requestId: number, reply: Document): Buffer => {
+// A reply OP_MSG: flagBits (moreToCome or 0) and one kind-0 section.
+const encodeOpMsg = (responseTo: number, requestId: number, reply: Document, moreToCome: boolean): Buffer => {
   const body = serialize(reply)
   const prefix = Buffer.alloc(5)
-  prefix.writeUInt32LE(0, 0)
+  prefix.writeUInt32LE(moreToCome ? MORE_TO_COME : 0, 0)
   prefix.writeUInt8(0, 4)
   return Buffer.concat([header(HEADER_BYTES + 5 + body.length, requestId, responseTo, OP_MSG), prefix, body])
 }

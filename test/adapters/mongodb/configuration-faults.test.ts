@@ -1,0 +1,92 @@
+import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
+import { openMongoPlantStore, type MongoPlantStore } from '../../../adapters/mongodb/index.js'
+import type { PlantStore, StoreError } from '../../../core/index.js'
+import { expectRight } from '../../support/either.js'
+import { serverError } from '../../support/mongo-peer/faults.js'
+import { PEER_MONITORING_MODES, startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
+import { plant } from '../../support/plants.js'
+import { eventuallyRight, freshDbName, openStore, TEST_TIMEOUTS } from './support.js'
+
+// A configuration fault is StorageUnavailable (the service cannot serve) that names what an
+// operator must correct; retrying does not help, so it must not look like an outage.
+const expectConfigurationFault = (answer: E.Either<StoreError, unknown>, named: RegExp): void => {
+  if (E.isRight(answer)) expect.fail('expected a configuration fault, got a Right')
+  if (answer.left._tag !== 'StorageUnavailable') expect.fail(`expected StorageUnavailable, got ${answer.left._tag}`)
+  expect(answer.left.configurationFault, 'the fault named').to.match(named)
+}
+
+for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB configuration faults (wire peer, ${monitoring} monitoring)`, function () {
+  this.timeout(20_000)
+  let peer: MongoPeer
+  let dbName: string
+  const opened: MongoPlantStore[] = []
+  const open = (uri: string): PlantStore => {
+    const storage = openStore(uri, dbName)
+    opened.push(storage)
+    return storage.store
+  }
+  const stored = () => peer.documents(`${dbName}.plants`)
+
+  beforeEach(async function () {
+    peer = await startMongoPeer({ monitoring })
+    dbName = freshDbName('configuration')
+  })
+  afterEach(async function () {
+    await Promise.all(opened.splice(0).map((storage) => storage.close()))
+    await peer.stop()
+  })
+
+  describe('found at run time', function () {
+    it('a refused credential (the handshake failure the driver labels ResetPool) is named, by the store and by readiness', async function () {
+      // The peer knows no user, so it refuses every credential, as mongod refuses an unknown one.
+      const store = open(`${peer.uri.replace('mongodb://', 'mongodb://plants:wrong@')}&authSource=admin`)
+      expectConfigurationFault(await store.insertUnlessExists(plant(1n, 'Monstera'))(), /refused the credential.*AuthenticationFailed, 18/)
+      expectConfigurationFault(await store.checkReady()(), /refused the credential/)
+      expect(stored()).to.deep.equal([])
+    })
+
+    it('a missing privilege (Unauthorized, 13) on the insert is named, and readiness says so until a store call succeeds', async function () {
+      const store = open(peer.uri)
+      expectRight(await store.checkReady()())
+      peer.faults.inject('insert', serverError(13, 'Unauthorized', 'not authorized on plants to execute command { insert: "plants" }'), 1)
+      expectConfigurationFault(await store.insertUnlessExists(plant(1n, 'Monstera'))(), /lacks a privilege.*Unauthorized, 13/)
+      expectConfigurationFault(await store.checkReady()(), /lacks a privilege/)
+      expect(expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())._tag).to.equal('Inserted')
+      expectRight(await store.checkReady()())
+    })
+
+    it('readiness is tried again once configurationFaultHeldMs have passed without a store call', async function () {
+      const store = open(peer.uri)
+      peer.faults.inject('insert', serverError(13, 'Unauthorized'), 1)
+      expectConfigurationFault(await store.insertUnlessExists(plant(1n, 'Monstera'))(), /Unauthorized/)
+      expectConfigurationFault(await store.checkReady()(), /Unauthorized/)
+      await eventuallyRight(() => store.checkReady()(), TEST_TIMEOUTS.configurationFaultHeldMs + 2000)
+    })
+
+    for (const { query, named } of [
+      { query: 'w=dataCenters', named: /mode the replica set does not define.*UnknownReplWriteConcern, 79/ },
+      { query: 'w=3', named: /cannot satisfy the write concern.*UnsatisfiableWriteConcern, 100/ },
+    ]) {
+      it(`a write concern the replica set cannot honour (${query}) is named, though the write is applied`, async function () {
+        const store = open(`${peer.uri}&${query}`)
+        expectConfigurationFault(await store.insertUnlessExists(plant(1n, 'Monstera'))(), named)
+        expect(stored()).to.have.length(1)
+      })
+    }
+  })
+
+  describe('known at start', function () {
+    for (const option of ['promoteLongs=false', 'promoteValues=false']) {
+      it(`${option} in the connection string is refused before anything is opened, naming it`, function () {
+        const opening = openMongoPlantStore({ uri: `${peer.uri}&${option}`, dbName })
+        if (E.isRight(opening)) {
+          opened.push(opening.right)
+          expect.fail(`${option} was accepted`)
+        }
+        expect(opening.left._tag).to.equal('InvalidMongoSettings')
+        expect(opening.left.message).to.include(option)
+      })
+    }
+  })
+})
