@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { STATUS_CODES } from 'node:http'
+import { STATUS_CODES, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { toErrorResponse } from '../errors/error-response.js'
 import { headersTooLarge, malformedRequest, requestTimeout, type RequestProblem } from '../errors/problems.js'
@@ -11,12 +11,28 @@ import { headersTooLarge, malformedRequest, requestTimeout, type RequestProblem 
  */
 export const answerClientError = (error: Error & { code?: string }, socket: Duplex): void => {
   const problem = problemOf(error.code)
-  // A response the app has begun to write cannot be followed by another one on the same bytes.
-  if (problem === undefined || hasResponseInFlight(socket)) {
+  if (problem === undefined) {
     socket.destroy()
     return
   }
-  answerOnSocket(socket, problem)
+  // Bytes that do not parse after a request the app is still answering (pipelined, or trailing
+  // the request on the same write): that request's answer goes out first, whole, then this one.
+  // Answered at once, the refusal would take the socket from under an answer whose work (a
+  // stored plant) is done. A failure of the request in flight itself (its body cut, too slow) is
+  // answered at once, unless its answer has begun: bytes on the wire cannot be followed by others.
+  const inFlight = responseInFlight(socket)
+  if (inFlight === undefined || !inFlight.req.complete) {
+    if (inFlight?.headersSent === true) socket.destroy()
+    else answerOnSocket(socket, problem)
+    return
+  }
+  const answerAfter = (): void => {
+    inFlight.off('finish', answerAfter)
+    inFlight.off('close', answerAfter)
+    answerOnSocket(socket, problem)
+  }
+  inFlight.once('finish', answerAfter)
+  inFlight.once('close', answerAfter)
 }
 
 /** Writes the Error document of a problem straight on a socket, with `Connection: close`, and ends it. */
@@ -80,6 +96,9 @@ const problemOf = (code: string | undefined): RequestProblem | undefined => {
   return malformedRequest
 }
 
-// Node keeps the response being written on its socket; its headers gone out means bytes are on the wire.
-const hasResponseInFlight = (socket: Duplex): boolean =>
-  (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true
+// Node keeps the response being written on its socket (Node's own `_httpMessage`, set while a
+// request's answer is pending); one not yet finished is an answer still owed to a client.
+const responseInFlight = (socket: Duplex): ServerResponse | undefined => {
+  const response = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage
+  return response !== undefined && !response.writableFinished ? response : undefined
+}
