@@ -3,7 +3,7 @@ import { once } from 'node:events'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { setTimeout as delay } from 'node:timers/promises'
-import { createHttpApp, createHttpServer, type Logger } from '../../adapters/http/index.js'
+import { createHttpApp, createHttpServer, cutHalfSentRequests, type Logger } from '../../adapters/http/index.js'
 import type { ServiceConfig, ShutdownConfig } from './config.js'
 import { openAuthenticator } from './authentication.js'
 import { prometheusInstrumentation } from './metrics.js'
@@ -98,13 +98,20 @@ export const startService = async (
 
 // Keep-alive connections outlive server.close(): each is closed as soon as its last response is
 // sent (the sweep), and whatever still runs after the grace period is cut off.
+/** How long a request still sending its body when the listener closes may take to finish sending it. */
+const HALF_SENT_MS = 1_000
+
 const stopAccepting = async (server: Server, { graceMs }: ShutdownConfig): Promise<void> => {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()))
   server.closeIdleConnections()
   const sweep = setInterval(() => server.closeIdleConnections(), 50)
+  // A body still on its way gets a moment to arrive (a client mid-send finishes), not the whole
+  // grace: a sender that stalled would hold the stop, and everyone's connections, for all of it.
+  const halfSent = setTimeout(() => cutHalfSentRequests(server), Math.min(HALF_SENT_MS, graceMs))
   const forced = setTimeout(() => server.closeAllConnections(), graceMs)
   await closed
   clearInterval(sweep)
+  clearTimeout(halfSent)
   clearTimeout(forced)
 }
 

@@ -1,4 +1,4 @@
-import { createServer, type RequestListener, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http'
 import type Koa from 'koa'
 import { answerClientError, answerOnSocket } from './parser-refusals.js'
 import { shareConnectionSlots } from './connection-slots.js'
@@ -83,5 +83,25 @@ export const createBoundedServer = (listener: RequestListener, limits: HttpServe
   })
   server.on('clientError', answerClientError)
   server.on('connect', (_req, socket) => answerOnSocket(socket, methodNotImplemented))
+  const receiving = new Set<IncomingMessage>()
+  server.on('request', (req: IncomingMessage) => {
+    if (req.complete) return
+    receiving.add(req)
+    const received = (): void => void receiving.delete(req)
+    req.once('end', received)
+    req.once('close', received)
+  })
+  halfSent.set(server, receiving)
   return server
+}
+
+const halfSent = new WeakMap<Server, ReadonlySet<IncomingMessage>>()
+
+/**
+ * Cuts the connections of requests whose body is still on its way, for a server that has stopped
+ * accepting and given them a moment: a client that has not finished sending by then would hold
+ * the shutdown for the whole grace period, and the connections of everyone else with it.
+ */
+export const cutHalfSentRequests = (server: Server): void => {
+  for (const req of halfSent.get(server) ?? []) if (!req.complete) req.socket.destroy()
 }
