@@ -36,7 +36,7 @@ describe('/readyz asks storage at most once per period', function () {
 
   it('answers 300 probes, concurrent and in a row, with one storage probe', async function () {
     const store = countingStore()
-    const app = await startTestApp({ plantStore: store, readinessMaxAgeMs: 5000 })
+    const app = await startTestApp({ plantStore: store, readinessMaxAgeMs: 5000 }, { maxConnectionsPerAddress: 1000 })
     try {
       const concurrent = await Promise.all(Array.from({ length: 200 }, () => fetch(`${app.url}/readyz`).then((r) => r.status)))
       for (let i = 0; i < 100; i += 1) concurrent.push((await fetch(`${app.url}/readyz`)).status)
