@@ -9,6 +9,7 @@ import { median } from './http/report.js'
 import { serverUnderTest, TOKEN } from './http/servers-under-test.js'
 import { makeIdRanges } from './http/measure.js'
 import { makeWrkLoad, wrkVersion } from './http/wrk.js'
+import { FRESH } from './http/workload.js'
 
 const run = promisify(execFile)
 const SECONDS = Number(process.env['BENCH_PATHS_SECONDS'] ?? 4)
@@ -68,7 +69,7 @@ for (let round = 1; round <= ROUNDS; round += 1) {
       const before = server.cpuSeconds() ?? 0
       const measured =
         label === 'POST /plants'
-          ? await post.run(server.url, TOKEN, SHAPE, ids(10_000_000)).then((r) => ({ requests: r.requests, seconds: r.seconds, bad: r.non2xx }))
+          ? await post.run(server.url, TOKEN, SHAPE, ids(10_000_000), FRESH).then((r) => ({ requests: r.requests, seconds: r.seconds, bad: r.non2xx }))
           : await getLoad(server.url, paths.find((p) => p.label === label) as Path)
       const cpu = (server.cpuSeconds() ?? 0) - before
       note(label, measured.requests === 0 ? Number.NaN : (cpu * 1e6) / measured.requests, measured.requests / measured.seconds, measured.bad)

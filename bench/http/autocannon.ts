@@ -3,12 +3,21 @@
 import autocannon from 'autocannon'
 import { createRequire } from 'node:module'
 import type { LoadGenerator, LoadResult, LoadShape } from './load.js'
+import { FRESH, nthRequest, type Workload } from './workload.js'
 
 const version = (createRequire(import.meta.url)('autocannon/package.json') as { version: string }).version
 
-const cannon = (url: string, token: string, shape: LoadShape, firstId: number, amount: number | undefined): Promise<LoadResult> =>
+const cannon = (
+  url: string,
+  token: string,
+  shape: LoadShape,
+  firstId: number,
+  amount: number | undefined,
+  workload: Workload,
+): Promise<LoadResult> =>
   new Promise((resolve, reject) => {
-    let nextId = firstId
+    let sent = 0
+    let fresh = 0
     const options: autocannon.Options = {
       url: `${url}/plants`,
       connections: shape.connections,
@@ -19,8 +28,10 @@ const cannon = (url: string, token: string, shape: LoadShape, firstId: number, a
       requests: [
         {
           setupRequest: (request) => {
-            const id = nextId++
-            return { ...request, body: `{"id":${id},"name":"Plant ${id}","tag":"bench"}` }
+            const { kind, freshIndex } = nthRequest(workload, sent++, fresh)
+            if (kind === 'fresh') fresh += 1
+            const id = firstId + freshIndex
+            return { ...request, body: `{"id":${id},"name":"${kind === 'conflict' ? 'Other' : 'Plant'} ${id}","tag":"bench"}` }
           },
         },
       ],
@@ -45,6 +56,6 @@ const cannon = (url: string, token: string, shape: LoadShape, firstId: number, a
 
 export const autocannonLoad: LoadGenerator = {
   description: `autocannon ${version} (library API, in the harness process)`,
-  run: (url, token, shape, firstId) => cannon(url, token, shape, firstId, undefined),
-  send: (url, token, shape, firstId, count) => cannon(url, token, shape, firstId, count),
+  run: (url, token, shape, firstId, workload) => cannon(url, token, shape, firstId, undefined, workload),
+  send: (url, token, shape, firstId, count) => cannon(url, token, shape, firstId, count, FRESH),
 }

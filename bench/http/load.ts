@@ -1,4 +1,5 @@
 // What a load generator measures, whichever one runs.
+import type { Workload } from './workload.js'
 
 /** The shape of the load: as `wrk -t<threads> -c<connections> -d<seconds>`. */
 export interface LoadShape {
@@ -20,13 +21,13 @@ export interface LoadResult {
   readonly socketErrors: number
 }
 
-/** A run of POST {url}/plants: ids from `firstId` up, each used once. */
+/** A run of POST {url}/plants: fresh ids from `firstId` up, each used once as a fresh id. */
 export interface LoadGenerator {
   /** Its name and version, for the report. */
   readonly description: string
-  /** Sends load for the shape's duration. */
-  readonly run: (url: string, token: string, shape: LoadShape, firstId: number) => Promise<LoadResult>
-  /** Sends about `count` requests, stopping early after the shape's duration. */
+  /** Sends the workload for the shape's duration. */
+  readonly run: (url: string, token: string, shape: LoadShape, firstId: number, workload: Workload) => Promise<LoadResult>
+  /** Sends about `count` fresh plants, stopping early after the shape's duration. */
   readonly send: (url: string, token: string, shape: LoadShape, firstId: number, count: number) => Promise<LoadResult>
 }
 

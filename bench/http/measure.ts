@@ -4,6 +4,7 @@ import { requestsPerSecond, type LoadGenerator, type LoadResult, type LoadShape 
 import type { ServerProcess } from './processes.js'
 import type { ServerKey } from './options.js'
 import { TOKEN, type ServerUnderTest } from './servers-under-test.js'
+import { FRESH, type Workload } from './workload.js'
 
 export interface Measurement extends LoadResult {
   readonly reqPerSec: number
@@ -11,7 +12,7 @@ export interface Measurement extends LoadResult {
   readonly cpuUsPerRequest: number | undefined
   /** The server's resident set size right after the run. */
   readonly rssBytes: number | undefined
-  /** Plants the process stored during warm-up and run (2xx answers). */
+  /** 2xx answers during warm-up and run: the plants stored, when every request is fresh. */
   readonly stored: number
 }
 
@@ -38,11 +39,17 @@ const RUN_IDS = 100_000_000
 const answeredOk = (result: LoadResult): number => result.requests - result.non2xx
 
 /** Warm-up, then the measured run, reading the process's CPU time around it. */
-export const measure = async (server: ServerProcess, { load, shape, warmupSeconds, ids }: Settings): Promise<Measurement> => {
+export const measure = async (
+  server: ServerProcess,
+  workload: Workload,
+  { load, shape, warmupSeconds, ids }: Settings,
+): Promise<Measurement> => {
   const warmup =
-    warmupSeconds > 0 ? await load.run(server.url, TOKEN, { ...shape, durationSeconds: warmupSeconds }, ids(RUN_IDS)) : undefined
+    warmupSeconds > 0
+      ? await load.run(server.url, TOKEN, { ...shape, durationSeconds: warmupSeconds }, ids(RUN_IDS), workload)
+      : undefined
   const before = server.cpuSeconds()
-  const result = await load.run(server.url, TOKEN, shape, ids(RUN_IDS))
+  const result = await load.run(server.url, TOKEN, shape, ids(RUN_IDS), workload)
   const after = server.cpuSeconds()
   return {
     ...result,
@@ -92,7 +99,7 @@ export const runRounds = async (servers: ReadonlyArray<ServerUnderTest>, rounds:
 const measureFresh = async (server: ServerUnderTest, run: string, settings: Settings): Promise<Measurement> => {
   const running = await server.start(run)
   try {
-    return await measure(running, settings)
+    return await measure(running, server.workload, settings)
   } finally {
     await running.stop()
   }
@@ -122,7 +129,7 @@ export const runFlatCheck = async (
   const running = await service.start('flat')
   try {
     // The fill warms the second measurement for minutes; give the first more than a round's warm-up.
-    const empty = await measure(running, { ...settings, warmupSeconds: settings.warmupSeconds + settings.shape.durationSeconds })
+    const empty = await measure(running, FRESH, { ...settings, warmupSeconds: settings.warmupSeconds + settings.shape.durationSeconds })
     const plantsEmpty = empty.stored - answeredOk(empty)
     settings.progress(`flat: nearly empty (${plantsEmpty} plants): ${Math.round(empty.reqPerSec)} req/s`)
     const count = Math.max(0, target - empty.stored)
@@ -132,7 +139,7 @@ export const runFlatCheck = async (
     const rssAfter = running.rssBytes()
     const filled = answeredOk(fill)
     settings.progress(`flat: stored ${filled} plants in ${fill.seconds.toFixed(0)} s (${fill.non2xx} non-2xx, ${fill.socketErrors} errors)`)
-    const full = await measure(running, settings)
+    const full = await measure(running, FRESH, settings)
     const plantsFull = empty.stored + filled + full.stored - answeredOk(full)
     settings.progress(`flat: filled (${plantsFull} plants): ${Math.round(full.reqPerSec)} req/s`)
     return {

@@ -2,7 +2,18 @@
 // the flag winning, with the defaults of issue 11 (wrk -t1 -c50, three rounds).
 import { parseArgs } from 'node:util'
 
-export const SERVER_KEYS = ['node-http', 'fastify', 'koa', 'express', 'service', 'service-mongodb'] as const
+export const SERVER_KEYS = [
+  'node-http',
+  'fastify',
+  'koa',
+  'koa-floor',
+  'express',
+  'service',
+  'koa-mongodb',
+  'service-mongodb',
+  'koa-mongodb-mixed',
+  'service-mongodb-mixed',
+] as const
 export type ServerKey = (typeof SERVER_KEYS)[number]
 
 export interface HttpBenchOptions {

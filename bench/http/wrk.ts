@@ -3,6 +3,7 @@ import { execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import type { LoadGenerator, LoadResult, LoadShape } from './load.js'
+import { FRESH, type Workload } from './workload.js'
 
 const SCRIPT = fileURLToPath(new URL('./post-plants.lua', import.meta.url))
 
@@ -28,11 +29,19 @@ export const wrkVersion = (): string | undefined => {
   }
 }
 
-const wrk = async (url: string, token: string, shape: LoadShape, firstId: number, perThread: number): Promise<LoadResult> => {
+const wrk = async (
+  url: string,
+  token: string,
+  shape: LoadShape,
+  firstId: number,
+  perThread: number,
+  workload: Workload,
+): Promise<LoadResult> => {
   const args = [
     ...['-t', String(shape.threads), '-c', String(shape.connections), '-d', `${shape.durationSeconds}s`],
     ...['--timeout', '5s', '-s', SCRIPT, `${url}/plants`, '--'],
     ...[String(firstId), String(shape.threads), String(perThread), token],
+    ...[String(workload.replayPercent), String(workload.conflictPercent), String(workload.lag)],
   ]
   const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
@@ -60,6 +69,6 @@ const wrk = async (url: string, token: string, shape: LoadShape, firstId: number
 
 export const makeWrkLoad = (version: string): LoadGenerator => ({
   description: `wrk ${version}`,
-  run: (url, token, shape, firstId) => wrk(url, token, shape, firstId, 0),
-  send: (url, token, shape, firstId, count) => wrk(url, token, shape, firstId, Math.ceil(count / shape.threads)),
+  run: (url, token, shape, firstId, workload) => wrk(url, token, shape, firstId, 0, workload),
+  send: (url, token, shape, firstId, count) => wrk(url, token, shape, firstId, Math.ceil(count / shape.threads), FRESH),
 })

@@ -6,6 +6,7 @@ import type { ServerKey } from '../../bench/http/options.js'
 import type { ServerProcess } from '../../bench/http/processes.js'
 import { serverUnderTest, TOKEN } from '../../bench/http/servers-under-test.js'
 import { makeWrkLoad, wrkVersion } from '../../bench/http/wrk.js'
+import { FRESH, MIXED, type Workload } from '../../bench/http/workload.js'
 
 // The benchmark itself is not part of npm test (it takes minutes and asserts no time); this
 // checks that its harness starts, loads and stops a server, and that the references do the work.
@@ -29,7 +30,7 @@ describe('the HTTP benchmark harness', function () {
       body,
     })
 
-  for (const key of ['node-http', 'koa', 'fastify', 'express'] satisfies ServerKey[]) {
+  for (const key of ['node-http', 'koa', 'fastify', 'express', 'koa-mongodb'] satisfies ServerKey[]) {
     it(`starts the ${key} reference, which checks, stores and answers as the service does, and stops it`, async () => {
       running = await serverUnderTest(key, where).start('test')
       const { url } = running
@@ -51,10 +52,36 @@ describe('the HTTP benchmark harness', function () {
     })
   }
 
+  it("starts Koa's floor, which answers a POST with a fixed plant whatever it is sent", async () => {
+    running = await serverUnderTest('koa-floor', where).start('test')
+    const answer = await post(running.url, '{"id":7,"name":"Fern"}')
+    expect(answer.status).to.equal(200)
+    expect(await answer.json()).to.deep.equal({ name: 'Plant', tag: 'bench' })
+  })
+
+  // The mix with a short lag, so that a one-second run holds many replays and conflicts.
+  const quickMix: Workload = { ...MIXED, lag: 20 }
+  const loads = [
+    { name: 'autocannon', load: autocannonLoad },
+    ...(wrkVersion() === undefined ? [] : [{ name: 'wrk', load: makeWrkLoad(wrkVersion() ?? '') }]),
+  ]
+  for (const { name, load } of loads) {
+    it(`sends the mixed workload from ${name}: conflicts answered 409, replays 200, as the description says`, async () => {
+      running = await serverUnderTest('koa', where).start('test')
+      const result = await load.run(running.url, TOKEN, { threads: 1, connections: 4, durationSeconds: 1 }, 1, quickMix)
+      expect(result.requests).to.be.greaterThan(500)
+      expect(result.socketErrors).to.equal(0)
+      // Every 100 requests hold 10 conflicts once 20 fresh ids were sent; replays are answered 200.
+      expect(result.non2xx / result.requests).to.be.within(0.08, 0.11)
+      const fresh = await load.run(running.url, TOKEN, { threads: 1, connections: 4, durationSeconds: 1 }, 1e9, FRESH)
+      expect(fresh.non2xx).to.equal(0)
+    })
+  }
+
   it('measures a reference under load: answers, latency, CPU time and RSS of the server process', async () => {
     running = await serverUnderTest('node-http', where).start('test')
     const version = wrkVersion()
-    const m = await measure(running, {
+    const m = await measure(running, FRESH, {
       load: version === undefined ? autocannonLoad : makeWrkLoad(version),
       shape: { threads: 1, connections: 4, durationSeconds: 1 },
       warmupSeconds: 0,

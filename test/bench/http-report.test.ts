@@ -4,6 +4,7 @@ import { autocannonLoad } from '../../bench/http/autocannon.js'
 import { parseOptions, SERVER_KEYS, type ServerKey } from '../../bench/http/options.js'
 import { median, renderReport } from '../../bench/http/report.js'
 import { serverUnderTest } from '../../bench/http/servers-under-test.js'
+import { FRESH } from '../../bench/http/workload.js'
 
 const where = { referencesDir: '/nowhere', logDir: undefined, serviceEnv: {} }
 const context = {
@@ -73,10 +74,45 @@ describe('the HTTP benchmark report', () => {
   })
 })
 
+describe('the HTTP benchmark report on MongoDB', () => {
+  it('compares the service on MongoDB with the driver reference, apart from the in-memory table, with its goal', () => {
+    const keys: ServerKey[] = ['koa', 'service', 'koa-mongodb', 'service-mongodb', 'koa-mongodb-mixed', 'service-mongodb-mixed']
+    const servers = keys.map((key) => serverUnderTest(key, where))
+    const round = new Map<ServerKey, Measurement>([
+      ['koa', measured(10_000, 100, 8)],
+      ['service', measured(10_000, 100, 8)],
+      ['koa-mongodb', measured(6_000, 180, 15)],
+      ['service-mongodb', measured(5_700, 190, 16)],
+      ['koa-mongodb-mixed', measured(5_000, 200, 20)],
+      ['service-mongodb-mixed', measured(4_000, 250, 30)],
+    ])
+    const report = renderReport(context, servers, [round], undefined)
+    const cells = (label: string) =>
+      report
+        .split('\n')
+        .find((line) => line.startsWith(`| ${label} |`))
+        ?.split('|')
+        .map((cell) => cell.trim())
+        .slice(-4, -1)
+    expect(cells("Koa 3, one middleware, the driver's `insertOne`"), 'the service on MongoDB over the driver reference').to.deep.equal([
+      '0.95x',
+      '1.06x',
+      '1.07x',
+    ])
+    expect(cells('Koa 3, one middleware, the driver, mixed workload')).to.deep.equal(['0.80x', '1.25x', '1.50x'])
+    expect(report)
+      .to.include('- server CPU per request vs the driver reference <= 1.1x: 1.06x (met)')
+      .and.include('- req/s vs the driver reference >= 0.9x: 0.95x (met)')
+      .and.include('- p99 vs the driver reference <= 1.2x: 1.07x (met)')
+      .and.include('- server CPU per request vs the driver reference <= 1.1x: 1.25x (not met)')
+      .and.include('20 replays and 10 conflicts')
+  })
+})
+
 describe('the HTTP benchmark rounds', () => {
   it('report a server that fails to start, leave it out and go on', async () => {
     const lines: string[] = []
-    const broken = { key: 'koa' as const, label: 'Koa', start: () => Promise.reject(new Error('exited with 1\nstack')) }
+    const broken = { key: 'koa' as const, label: 'Koa', workload: FRESH, start: () => Promise.reject(new Error('exited with 1\nstack')) }
     const { rounds, failures } = await runRounds([broken], 2, {
       load: autocannonLoad,
       shape: { threads: 1, connections: 1, durationSeconds: 1 },
