@@ -46,6 +46,19 @@ describe('the wire peer behaves as mongod', function () {
     })
   })
 
+  describe('find', function () {
+    it('reads by _id as the _id index does: int32, int64 and double ids of one value are one key, other fields still filter', async function () {
+      await withRawClient(peer.uri, async (client) => {
+        const plants = client.db('peer').collection<{ _id: number | bigint; name: string }>('plants')
+        await plants.insertMany([{ _id: 1, name: 'Monstera' }, { _id: 2n ** 40n, name: 'Fern' }, { _id: 3, name: 'Fern' }])
+        expect(await plants.findOne({ _id: 2 ** 40 })).to.deep.equal({ _id: 2n ** 40n, name: 'Fern' })
+        expect(await plants.findOne({ _id: 2n ** 40n, name: 'Monstera' })).to.equal(null)
+        expect(await plants.findOne({ _id: 4 })).to.equal(null)
+        expect(await plants.find({ name: 'Fern' }).toArray()).to.have.length(2)
+      })
+    })
+  })
+
   describe('the RetryableWriteError label', function () {
     const labelsOf = async (code: number, name: string): Promise<ReadonlyArray<string>> =>
       withRawClient(peer.uri, async (client) => {

@@ -4,7 +4,7 @@
 // "Error Codes" page.
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Long, ObjectId, type Document } from 'bson'
-import type { PeerData, RetryRecord, RetryRecords, StoredDocument } from './data.js'
+import type { Collection, PeerData, RetryRecord, RetryRecords, StoredDocument } from './data.js'
 import { commandError, labelledCommandError } from './errors.js'
 import type { PeerTopology } from './topology.js'
 import { keyOf, numberOf, showValue } from './values.js'
@@ -223,7 +223,7 @@ const find: Handler = (command, context) => {
   // Better refused than ignored: a client that asked for an order must not get another one.
   if (command.sort !== undefined) return commandError(2, 'BadValue', 'mongo-peer does not sort')
   const level = ((command.readConcern ?? {}) as Document).level
-  const visible = [...(context.data.find(namespace)?.values() ?? [])].filter(
+  const visible = candidatesFor(filter, context.data.find(namespace)).filter(
     (stored) => level !== 'majority' || stored.committed,
   )
   const matching = visible
@@ -232,6 +232,15 @@ const find: Handler = (command, context) => {
   const limit = Math.abs(numberOf(command.limit) ?? 0)
   const firstBatch = limit > 0 ? matching.slice(0, limit) : matching
   return { cursor: { firstBatch, id: Long.ZERO, ns: namespace }, ok: 1 }
+}
+
+// A filter on `_id` reads the one document under that key, as mongod's _id index does; any
+// other filter scans the collection.
+const candidatesFor = (filter: Document, collection: Collection | undefined): StoredDocument[] => {
+  if (collection === undefined) return []
+  if (!('_id' in filter)) return [...collection.values()]
+  const stored = collection.get(keyOf(filter._id))
+  return stored === undefined ? [] : [stored]
 }
 
 // createIndexes: the peer keeps only the `_id` index, which every collection has; asking for it
