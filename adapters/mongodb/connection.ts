@@ -95,6 +95,8 @@ interface ClientInUse {
   readonly db: Db
   readonly plants: Collection<PlantDocument>
   readonly inFlight: Set<Promise<unknown>>
+  /** Connects the client, once: after a success the driver's monitor keeps the topology. */
+  readonly connected: () => Promise<void>
   /** Whether the driver knows a server it can send a write to now (a primary, a router, a standalone). */
   readonly writableServerKnown: () => boolean
 }
@@ -105,11 +107,22 @@ const inUse = (client: MongoClient, settings: MongoConnectionSettings): ClientIn
   client.on('topologyDescriptionChanged', ({ newDescription }: TopologyDescriptionChangedEvent) => {
     writable = [...newDescription.servers.values()].some((server) => WRITABLE_SERVER_TYPES.has(server.type))
   })
+  // Connecting again after a failed attempt opens a fresh topology; once connected, the driver's
+  // monitor follows the server going away and coming back (and the watchdog replaces the client
+  // when it does not), so a connected client is not asked again: connect() costs a chain of
+  // promises on every call.
+  let isConnected = false
+  const connected = async (): Promise<void> => {
+    if (isConnected) return
+    await client.connect()
+    isConnected = true
+  }
   return {
     client,
     db,
     plants: db.collection<PlantDocument>(settings.collectionName),
     inFlight: new Set(),
+    connected,
     writableServerKnown: () => writable,
   }
 }
@@ -149,10 +162,7 @@ const connectionOver = (first: MongoClient, settings: MongoConnectionSettings): 
     if (closing !== undefined) throw new MongoClientClosedError()
     const on = current
     const call = withinDeadline(deadlineMs, async (signal) => {
-      // Connecting again after a failed attempt opens a fresh topology; once connected, the
-      // driver's monitor follows the server going away and coming back (and the watchdog
-      // replaces the client when it does not).
-      await on.client.connect()
+      await on.connected()
       return work({ db: on.db, plants: on.plants, signal })
     })
     on.inFlight.add(call)

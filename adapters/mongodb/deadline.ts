@@ -1,20 +1,30 @@
 /**
  * Runs `work` and gives up when `ms` have passed, rejecting with a deadline error. The driver's
  * own per-operation timeout (`timeoutMS`) is a no-op in driver 7, so the bound is kept here; the
- * signal tells `work` to stop, and the driver's socket timeout ends what cannot be told.
+ * signal tells `work` to stop: the driver gives up selecting a server or waiting for a connection,
+ * sends nothing more, and closes a socket whose reply has not come.
  */
-export const withinDeadline = async <A>(ms: number, work: (signal: AbortSignal) => Promise<A>): Promise<A> => {
-  const controller = new AbortController()
-  const timer = setTimeout(() => controller.abort(deadlineExceeded(ms)), ms)
-  const expired = new Promise<never>((_resolve, reject) => {
-    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true })
+export const withinDeadline = <A>(ms: number, work: (signal: AbortSignal) => Promise<A>): Promise<A> =>
+  // One timer both aborts the signal and rejects: no listener of our own on the signal and no
+  // race, as this runs on every storage call.
+  new Promise<A>((resolve, reject) => {
+    const controller = new AbortController()
+    const timer = setTimeout(() => {
+      const reason = deadlineExceeded(ms)
+      controller.abort(reason)
+      reject(reason)
+    }, ms)
+    work(controller.signal).then(
+      (value) => {
+        clearTimeout(timer)
+        resolve(value)
+      },
+      (error: unknown) => {
+        clearTimeout(timer)
+        reject(error)
+      },
+    )
   })
-  try {
-    return await Promise.race([work(controller.signal), expired])
-  } finally {
-    clearTimeout(timer)
-  }
-}
 
 /** Whether an error is the one `withinDeadline` rejects with when time is up. */
 export const isDeadlineExceeded = (error: unknown): boolean =>
