@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import * as E from 'fp-ts/lib/Either.js'
-import { MongoServerError, type Abortable, type Collection, type InsertOneOptions } from 'mongodb'
+import { MongoServerError, ReadConcern, ReadPreference, type Abortable, type Collection, type InsertOneOptions } from 'mongodb'
 import {
   alreadyStored,
   inserted,
@@ -62,14 +62,14 @@ const isIdKeyPattern = (pattern: unknown): boolean =>
  */
 const readStored = async (plants: Collection<PlantDocument>, id: PlantId, signal: AbortSignal): Promise<NewPlant> => {
   for (let pauseMs = 10; ; pauseMs = Math.min(pauseMs * 2, 200)) {
-    const found = await plants.findOne(
-      { _id: id },
-      { readConcern: { level: 'majority' }, readPreference: 'primary', signal },
-    )
+    const found = await plants.findOne({ _id: id }, { readConcern: MAJORITY, readPreference: ReadPreference.primary, signal })
     if (found !== null) return decodeStored(id, found)
     await sleep(pauseMs, undefined, { signal })
   }
 }
+
+// Made once: given as plain values, the driver would parse them again on every read.
+const MAJORITY = new ReadConcern('majority')
 
 // A document this adapter cannot read is not an outage: it is thrown, for the error boundary.
 const decodeStored = (id: PlantId, found: unknown): NewPlant => {
