@@ -79,8 +79,8 @@ export const clientOptionsFor = (uri: string, timeouts: MongoTimeouts): MongoCli
     ...unless(['connectTimeoutMS'], { connectTimeoutMS: timeouts.connectMs }),
     // No waitQueueTimeoutMS and no socketTimeoutMS: every operation carries its deadline's abort
     // signal, which ends a wait for a free connection and a reply that never comes (the driver
-    // closes that socket), as those timeouts would; each of them also costs the driver a timer per
-    // operation (together some 30 us of CPU a request, bench/http: issue 20).
+    // closes that socket), as those timeouts would; each of them also costs the driver a timer on
+    // every operation (seen in issue 20's CPU profiles; docs/performance.md).
     ...unless(['appName'], { appName: 'plant-store' }),
   }
 }
