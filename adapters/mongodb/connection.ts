@@ -14,6 +14,7 @@ import { clientOptionsFor, type MongoTimeouts } from './client-options.js'
 import { makeClientWatchdog } from './client-watchdog.js'
 import { configurationFaultIn } from './configuration-fault.js'
 import { isDeadlineExceeded, withinDeadline } from './deadline.js'
+import { makeInsertBatches, type InsertBatches, type InsertResult } from './insert-batches.js'
 import type { PlantDocument } from './plant-document.js'
 import { meansServerUnreachable, meansStorageUnavailable } from './unavailability.js'
 
@@ -23,6 +24,11 @@ export interface MongoWork {
   readonly plants: Collection<PlantDocument>
   /** Aborted when the call's deadline has passed. */
   readonly signal: AbortSignal
+  /**
+   * Inserts a plant's document within this call's deadline, in one batch with the documents
+   * other calls insert at the same moment (see insert-batches.ts).
+   */
+  readonly insert: (document: PlantDocument) => Promise<InsertResult>
 }
 
 /**
@@ -94,6 +100,7 @@ interface ClientInUse {
   readonly client: MongoClient
   readonly db: Db
   readonly plants: Collection<PlantDocument>
+  readonly batches: InsertBatches
   readonly inFlight: Set<Promise<unknown>>
   /** Connects the client, once: after a success the driver's monitor keeps the topology. */
   readonly connected: () => Promise<void>
@@ -117,10 +124,12 @@ const inUse = (client: MongoClient, settings: MongoConnectionSettings): ClientIn
     await client.connect()
     isConnected = true
   }
+  const plants = db.collection<PlantDocument>(settings.collectionName)
   return {
     client,
     db,
-    plants: db.collection<PlantDocument>(settings.collectionName),
+    plants,
+    batches: makeInsertBatches(plants),
     inFlight: new Set(),
     connected,
     writableServerKnown: () => writable,
@@ -161,9 +170,9 @@ const connectionOver = (first: MongoClient, settings: MongoConnectionSettings): 
   const run = async <A>(deadlineMs: number, work: (on: MongoWork) => Promise<A>): Promise<A> => {
     if (closing !== undefined) throw new MongoClientClosedError()
     const on = current
-    const call = withinDeadline(deadlineMs, async (signal) => {
+    const call = withinDeadline(deadlineMs, async (signal, deadline) => {
       await on.connected()
-      return work({ db: on.db, plants: on.plants, signal })
+      return work({ db: on.db, plants: on.plants, signal, insert: (document) => on.batches.insert(document, { signal, deadline }) })
     })
     on.inFlight.add(call)
     // Only the current client's calls speak for it: a late answer from a client already retired

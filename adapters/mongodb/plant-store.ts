@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import * as E from 'fp-ts/lib/Either.js'
-import { MongoServerError, ReadConcern, ReadPreference, type Abortable, type Collection, type InsertOneOptions } from 'mongodb'
+import { ReadConcern, ReadPreference, type Collection } from 'mongodb'
 import {
   alreadyStored,
   inserted,
@@ -9,7 +9,7 @@ import {
   type PlantId,
   type PlantStore,
 } from '../../core/index.js'
-import type { MongoConnection } from './connection.js'
+import type { MongoConnection, MongoWork } from './connection.js'
 import { fromPlantDocument, toPlantDocument, type PlantDocument } from './plant-document.js'
 
 /**
@@ -18,41 +18,18 @@ import { fromPlantDocument, toPlantDocument, type PlantDocument } from './plant-
  * many service instances send them; the loser reads what the winner stored.
  */
 export const makeMongoPlantStore = (mongo: MongoConnection): PlantStore => ({
-  insertUnlessExists: (plant) => mongo.attempt(({ plants, signal }) => insertOrRead(plants, plant, signal)),
+  insertUnlessExists: (plant) => mongo.attempt((on) => insertOrRead(on, plant)),
   checkReady: () =>
     mongo.probe(async ({ db, signal }) => {
       await db.command({ ping: 1 }, { readPreference: 'primary', signal })
     }),
 })
 
-const insertOrRead = async (
-  plants: Collection<PlantDocument>,
-  plant: NewPlant,
-  signal: AbortSignal,
-): Promise<InsertOutcome> => {
-  try {
-    // The signal stops the driver from queueing for a connection or selecting a server for its
-    // retry once the deadline has passed: a write answered 503 must not land later. The driver
-    // reads it for every operation (server selection, connection checkout), though its types
-    // declare it on reads only.
-    const options: InsertOneOptions & Abortable = { signal }
-    await plants.insertOne(toPlantDocument(plant), options)
-    return inserted(plant)
-  } catch (error) {
-    if (!isDuplicateId(error)) throw error
-    return alreadyStored(await readStored(plants, plant.id, signal))
-  }
-}
-
-// Duplicate-key errors carry the index's key pattern (mongod 4.4+); the message names the index
-// for routers that leave the pattern out.
-const isDuplicateId = (error: unknown): boolean =>
-  error instanceof MongoServerError &&
-  error.code === 11000 &&
-  (isIdKeyPattern(error.errorResponse.keyPattern) || / index: _id_ /.test(error.message))
-
-const isIdKeyPattern = (pattern: unknown): boolean =>
-  typeof pattern === 'object' && pattern !== null && Object.keys(pattern).join() === '_id'
+// The insert goes in a batch with those of other calls (insert-batches.ts); its outcome is its own.
+const insertOrRead = async ({ plants, signal, insert }: MongoWork, plant: NewPlant): Promise<InsertOutcome> =>
+  (await insert(toPlantDocument(plant))) === 'inserted'
+    ? inserted(plant)
+    : alreadyStored(await readStored(plants, plant.id, signal))
 
 /**
  * The plant under a taken id, read from the primary with read concern "majority": what the

@@ -26,8 +26,8 @@ describe('the service on MongoDB under faults (wire peer)', function () {
   let dbName: string
   const services: RunningService[] = []
 
-  const startOnPeer = async (): Promise<RunningService> => {
-    const service = await startServiceOn(`${peer.uri}&${TEST_URI_OPTIONS}`, dbName)
+  const startOnPeer = async (env: Readonly<Record<string, string>> = {}): Promise<RunningService> => {
+    const service = await startServiceOn(`${peer.uri}&${TEST_URI_OPTIONS}`, dbName, env)
     services.push(service)
     return service
   }
@@ -115,7 +115,11 @@ describe('the service on MongoDB under faults (wire peer)', function () {
 
     it('50 clients: no 500 from the API or /readyz, every 200 stored exactly once, and ready again within a bound after the last flap', async function () {
       this.timeout(90_000)
-      const { url } = await startOnPeer()
+      // fetch's connection pool has no bound, and the creates of one batch are answered at the
+      // same moment: a client sends its next request before the pool has read the answers that
+      // free the other connections, so the pool opens more, past the default cap of 100 per
+      // address. That cap is not what this test is about (connection-slots.test.ts is).
+      const { url } = await startOnPeer({ MAX_CONNECTIONS_PER_ADDRESS: '1000' })
       const statuses = new Map<number, number>()
       const acknowledged = new Map<string, string>()
       let nextId = 0

@@ -17,9 +17,9 @@ export interface ServiceBackend {
 }
 
 /** Starts the whole service, as `npm start` composes it, with MONGODB_URI and MONGODB_DB set. */
-export const startServiceOn = async (uri: string, dbName: string): Promise<RunningService> => {
+export const startServiceOn = async (uri: string, dbName: string, env: Readonly<Record<string, string>> = {}): Promise<RunningService> => {
   const config = expectRight(
-    loadConfig({ PORT: '0', HOST: '127.0.0.1', PLANT_STORE_TOKENS: TOKEN, MONGODB_URI: uri, MONGODB_DB: dbName, SHUTDOWN_DRAIN_MS: '0' }),
+    loadConfig({ PORT: '0', HOST: '127.0.0.1', PLANT_STORE_TOKENS: TOKEN, MONGODB_URI: uri, MONGODB_DB: dbName, SHUTDOWN_DRAIN_MS: '0', ...env }),
   )
   const service = expectRight(await startService(config, makeMemoryLogger()))
   // Every answer a test gets from it is checked against the OpenAPI document it serves.

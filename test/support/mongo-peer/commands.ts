@@ -12,6 +12,13 @@ import { keyOf, numberOf, showValue } from './values.js'
 /** How clients learn of the peer's state: by streaming `hello` (mongod 4.4+), or by asking it again and again. */
 export type PeerMonitoring = 'streaming' | 'polling'
 
+/** A write error an insert answers for each document `refuses` picks; the others are written. */
+export interface DocumentRefusal {
+  readonly code: number
+  readonly errmsg: string
+  readonly refuses: (document: Document) => boolean
+}
+
 /** What a command may know of the peer and of the connection it came on. */
 export interface CommandContext {
   readonly data: PeerData
@@ -22,6 +29,8 @@ export interface CommandContext {
   readonly connectionId: number
   /** How long a new write waits before a majority of the replica set has it (0: at once). */
   readonly replicationLagMs: number
+  /** Documents an insert refuses one by one, as a collection's validator does (none when absent). */
+  readonly refusal?: DocumentRefusal
   /** Aborted when the peer stops, so no reply waits past it. */
   readonly stopping: AbortSignal
   /** Primary or secondary, the election term, the topologyVersion. */
@@ -131,6 +140,13 @@ const insert: Handler = async (command, context) => {
       continue
     }
     const fields = '_id' in document ? document : { _id: new ObjectId(), ...document }
+    // mongod validates a document before its keys reach an index: a refused one takes no id.
+    if (context.refusal?.refuses(fields) === true) {
+      const { code, errmsg } = context.refusal
+      writeErrors.push({ index, code, errmsg, errInfo: { failingDocumentId: fields._id } })
+      if (ordered) break
+      continue
+    }
     const key = keyOf(fields._id)
     const standing = collection.get(key)
     if (standing !== undefined) {

@@ -1,6 +1,7 @@
 // Faults the peer can be told to show, each for the next commands of given names. What a fault
 // answers mirrors what mongod answers in that situation (see each constructor).
 import type { Document } from 'bson'
+import type { DocumentRefusal } from './commands.js'
 import { labelledCommandError, labelsFor } from './errors.js'
 
 export type Fault =
@@ -19,6 +20,8 @@ export type Fault =
   | { readonly kind: 'delayReply'; readonly ms: number }
   /** Writes of the command reach a majority only after this long (see the insert handler). */
   | { readonly kind: 'replicationLag'; readonly ms: number }
+  /** Run the command, refusing the documents `refusal` picks one by one (see the insert handler). */
+  | { readonly kind: 'refuseDocuments'; readonly refusal: DocumentRefusal }
 
 /**
  * mongod's answer on a node that is no longer primary (code 10107), e.g. during an election. A
@@ -30,6 +33,15 @@ export const notWritablePrimary = (): Fault => ({
   code: 10107,
   codeName: 'NotWritablePrimary',
   errmsg: 'not primary',
+})
+
+/**
+ * mongod's write error for a document its collection's validator rejects (code 121): that
+ * document alone is refused, the others of the insert are written (with `ordered: false`).
+ */
+export const documentValidationFailure = (refuses: (document: Document) => boolean): Fault => ({
+  kind: 'refuseDocuments',
+  refusal: { code: 121, errmsg: 'Document failed validation', refuses },
 })
 
 /** A write that reached the primary but not a majority within wtimeout (code 64); not retryable. */

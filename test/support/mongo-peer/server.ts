@@ -167,6 +167,8 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
         return 'drop'
       case 'replicationLag':
         return runCommand(command, { ...context, replicationLagMs: fault.ms })
+      case 'refuseDocuments':
+        return runCommand(command, { ...context, refusal: fault.refusal })
       case 'delayReply':
       case undefined:
         return runCommand(command, context)

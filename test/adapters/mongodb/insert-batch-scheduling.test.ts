@@ -1,0 +1,118 @@
+import { expect } from 'chai'
+import type { Collection } from 'mongodb'
+import { setImmediate as nextTurn } from 'node:timers/promises'
+import { readFileSync } from 'node:fs'
+import { DEFAULT_INSERT_BATCH_LIMITS, makeInsertBatches, type CallBound, type InsertResult } from '../../../adapters/mongodb/insert-batches.js'
+import type { PlantDocument } from '../../../adapters/mongodb/plant-document.js'
+import { PlantId, PlantName } from '../../../core/index.js'
+import { expectRight } from '../../support/either.js'
+
+// How batches are formed, seen through a collection that records each insertMany and answers
+// when the test says: which documents go together, under which signal, and when.
+interface Sent {
+  readonly ids: ReadonlyArray<bigint>
+  readonly signal: AbortSignal
+  readonly answer: () => void
+}
+
+const recordingCollection = () => {
+  const sent: Sent[] = []
+  const collection = {
+    insertMany: (documents: ReadonlyArray<PlantDocument>, options: { readonly signal: AbortSignal; readonly ordered: boolean }) => {
+      expect(options.ordered, 'a batch is unordered: one refused document must not stop the rest').to.equal(false)
+      return new Promise<void>((resolve) => {
+        sent.push({ ids: documents.map(({ _id }) => _id), signal: options.signal, answer: resolve })
+      })
+    },
+  } as unknown as Collection<PlantDocument>
+  return { sent, collection }
+}
+
+const doc = (id: number): PlantDocument => ({
+  _id: expectRight(PlantId.decode(BigInt(id))),
+  name: expectRight(PlantName.decode(`plant ${id}`)),
+})
+
+const bound = (deadline: number, controller = new AbortController()): CallBound => ({ signal: controller.signal, deadline })
+
+describe('insert batches: which creates go together', function () {
+  it('gathers the creates of one turn of the event loop into one batch, in arrival order', async function () {
+    const { sent, collection } = recordingCollection()
+    const batches = makeInsertBatches(collection, { maxDocuments: 10, maxInFlight: 1 })
+    const results = [1, 2, 3].map((id) => batches.insert(doc(id), bound(1000)))
+    await nextTurn()
+    expect(sent.map(({ ids }) => ids)).to.deep.equal([[1n, 2n, 3n]])
+    sent[0]?.answer()
+    expect(await Promise.all(results)).to.deep.equal(['inserted', 'inserted', 'inserted'])
+  })
+
+  it('sends a batch under the signal of the member whose deadline comes first', async function () {
+    const { sent, collection } = recordingCollection()
+    const batches = makeInsertBatches(collection, { maxDocuments: 10, maxInFlight: 1 })
+    const soonest = new AbortController()
+    void batches.insert(doc(1), bound(300))
+    void batches.insert(doc(2), bound(100, soonest))
+    void batches.insert(doc(3), bound(200))
+    await nextTurn()
+    expect(sent).to.have.length(1)
+    expect(sent[0]?.signal).to.equal(soonest.signal)
+  })
+
+  it('never sends a create whose deadline passed while it waited, and lets it go', async function () {
+    const { sent, collection } = recordingCollection()
+    const batches = makeInsertBatches(collection, { maxDocuments: 10, maxInFlight: 1 })
+    void batches.insert(doc(1), bound(1000))
+    await nextTurn()
+    const expired = new AbortController()
+    const waiting = batches.insert(doc(2), bound(100, expired)).then(
+      () => 'sent',
+      (error: unknown) => (error as Error).message,
+    )
+    const live = batches.insert(doc(3), bound(1000))
+    expired.abort(new Error('deadline passed'))
+    sent[0]?.answer()
+    await nextTurn()
+    await nextTurn()
+    expect(sent.map(({ ids }) => ids)).to.deep.equal([[1n], [3n]])
+    expect(await waiting).to.equal('deadline passed')
+    sent[1]?.answer()
+    expect(await live).to.equal('inserted' satisfies InsertResult)
+  })
+
+  it('keeps at most maxInFlight batches on the wire; the creates arriving meanwhile go together next', async function () {
+    const { sent, collection } = recordingCollection()
+    const batches = makeInsertBatches(collection, { maxDocuments: 10, maxInFlight: 2 })
+    void batches.insert(doc(1), bound(1000))
+    await nextTurn()
+    void batches.insert(doc(2), bound(1000))
+    await nextTurn()
+    for (const id of [3, 4, 5]) void batches.insert(doc(id), bound(1000))
+    await nextTurn()
+    expect(sent.map(({ ids }) => ids), 'two on the wire, three waiting').to.deep.equal([[1n], [2n]])
+    sent[0]?.answer()
+    await nextTurn()
+    await nextTurn()
+    expect(sent.map(({ ids }) => ids)).to.deep.equal([[1n], [2n], [3n, 4n, 5n]])
+  })
+
+  it('splits what waits into batches of at most maxDocuments', async function () {
+    const { sent, collection } = recordingCollection()
+    const batches = makeInsertBatches(collection, { maxDocuments: 2, maxInFlight: 2 })
+    for (const id of [1, 2, 3, 4, 5]) void batches.insert(doc(id), bound(1000))
+    await nextTurn()
+    await nextTurn()
+    expect(sent.map(({ ids }) => ids)).to.deep.equal([[1n, 2n], [3n, 4n]])
+    sent[0]?.answer()
+    await nextTurn()
+    await nextTurn()
+    expect(sent.map(({ ids }) => ids)).to.deep.equal([[1n, 2n], [3n, 4n], [5n]])
+  })
+})
+
+describe('docs/mongodb.md on insert batches', function () {
+  it('states the limits the adapter has', function () {
+    const page = readFileSync(new URL('../../../docs/mongodb.md', import.meta.url), 'utf8').replace(/\s+/g, ' ')
+    expect(/\(at most (\d+) at once\)/.exec(page)?.[1], 'batches on the wire').to.equal(String(DEFAULT_INSERT_BATCH_LIMITS.maxInFlight))
+    expect(/unordered `insert` of up to (\d+) plants/.exec(page)?.[1], 'plants in one insert').to.equal(String(DEFAULT_INSERT_BATCH_LIMITS.maxDocuments))
+  })
+})
