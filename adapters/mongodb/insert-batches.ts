@@ -5,6 +5,7 @@ import {
   type Abortable,
   type BulkWriteOptions,
   type Collection,
+  type InsertOneOptions,
 } from 'mongodb'
 import type { PlantDocument } from './plant-document.js'
 
@@ -38,8 +39,9 @@ export interface InsertBatchLimits {
  * Each batch is one command, one round trip and one journal commit for all of its documents,
  * where the driver spends per operation what its CPU profiles show (a session, a connection
  * checkout, listeners on the signal, a reply to parse), so under load a plant costs the service
- * a fraction of a lone insert (docs/performance.md). A call never waits for a batch to fill: with
- * nothing on the wire its document goes at the next turn of the event loop, alone.
+ * a fraction of a lone insert (docs/performance.md). A call never waits for a batch to fill: while
+ * fewer than `maxInFlight` batches are on the wire, its document goes at once, with those of the
+ * calls made in the same run of microtasks.
  */
 export const DEFAULT_INSERT_BATCH_LIMITS: InsertBatchLimits = { maxDocuments: 256, maxInFlight: 2 }
 
@@ -64,24 +66,28 @@ export const makeInsertBatches = (
   let inFlight = 0
   let scheduled = false
 
-  // Deferred to the loop's check phase, so the requests read in one poll phase share a batch.
+  // Sent once the calls made together have joined (the current run of microtasks), and at once
+  // while fewer than maxInFlight batches are on the wire: a create never waits for company, nor
+  // for a turn of the event loop. Only while the batches on the wire are as many as allowed do
+  // creates wait, and then go together.
   const schedule = (): void => {
-    if (scheduled || inFlight >= maxInFlight || waiting.length === 0) return
+    if (scheduled || inFlight >= maxInFlight) return
     scheduled = true
-    setImmediate(sendNext)
+    queueMicrotask(sendWhatWaits)
   }
 
-  const sendNext = (): void => {
+  const sendWhatWaits = (): void => {
     scheduled = false
-    const members = takeLive(maxDocuments)
-    if (members.length === 0) return
-    inFlight += 1
-    // send settles every member itself and never rejects.
-    void send(plants, members).then(() => {
-      inFlight -= 1
-      schedule()
-    })
-    schedule()
+    while (inFlight < maxInFlight && waiting.length > 0) {
+      const members = takeLive(maxDocuments)
+      if (members.length === 0) return
+      inFlight += 1
+      // send settles every member itself and never rejects.
+      void send(plants, members).then(() => {
+        inFlight -= 1
+        if (waiting.length > 0) schedule()
+      })
+    }
   }
 
   // The first `limit` waiting members whose deadline has not passed; those whose has are let go
@@ -108,6 +114,8 @@ export const makeInsertBatches = (
 }
 
 const send = async (plants: Collection<PlantDocument>, members: ReadonlyArray<Waiting>): Promise<void> => {
+  const [only] = members
+  if (members.length === 1 && only !== undefined) return sendAlone(plants, only)
   const options: BulkWriteOptions & Abortable = { ordered: false, signal: earliestDeadline(members).bound.signal }
   try {
     await plants.insertMany(
@@ -122,6 +130,21 @@ const send = async (plants: Collection<PlantDocument>, members: ReadonlyArray<Wa
       if (outcome instanceof Error) member.reject(outcome)
       else member.resolve(outcome)
     })
+  }
+}
+
+// A batch of one is a plain insertOne: the bulk write API costs the driver more per call, which a
+// lone create (a quiet service, one client) would pay for nothing.
+const sendAlone = async (plants: Collection<PlantDocument>, { document, bound, resolve, reject }: Waiting): Promise<void> => {
+  try {
+    // The driver reads the signal for every operation (server selection, connection checkout),
+    // though its types declare it on reads only.
+    const options: InsertOneOptions & Abortable = { signal: bound.signal }
+    await plants.insertOne(document, options)
+    resolve('inserted')
+  } catch (error) {
+    if (error instanceof MongoServerError && isIdIndexDuplicate(error.code, error.errorResponse.keyPattern, error.message)) resolve('idTaken')
+    else reject(error)
   }
 }
 

@@ -17,13 +17,16 @@ interface Sent {
 
 const recordingCollection = () => {
   const sent: Sent[] = []
+  const record = (documents: ReadonlyArray<PlantDocument>, signal: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      sent.push({ ids: documents.map(({ _id }) => _id), signal, answer: resolve })
+    })
   const collection = {
     insertMany: (documents: ReadonlyArray<PlantDocument>, options: { readonly signal: AbortSignal; readonly ordered: boolean }) => {
       expect(options.ordered, 'a batch is unordered: one refused document must not stop the rest').to.equal(false)
-      return new Promise<void>((resolve) => {
-        sent.push({ ids: documents.map(({ _id }) => _id), signal: options.signal, answer: resolve })
-      })
+      return record(documents, options.signal)
     },
+    insertOne: (document: PlantDocument, options: { readonly signal: AbortSignal }) => record([document], options.signal),
   } as unknown as Collection<PlantDocument>
   return { sent, collection }
 }
@@ -36,11 +39,11 @@ const doc = (id: number): PlantDocument => ({
 const bound = (deadline: number, controller = new AbortController()): CallBound => ({ signal: controller.signal, deadline })
 
 describe('insert batches: which creates go together', function () {
-  it('gathers the creates of one turn of the event loop into one batch, in arrival order', async function () {
+  it('sends the creates made together as one batch, in arrival order, without waiting for a turn of the event loop', async function () {
     const { sent, collection } = recordingCollection()
     const batches = makeInsertBatches(collection, { maxDocuments: 10, maxInFlight: 1 })
     const results = [1, 2, 3].map((id) => batches.insert(doc(id), bound(1000)))
-    await nextTurn()
+    await Promise.resolve()
     expect(sent.map(({ ids }) => ids)).to.deep.equal([[1n, 2n, 3n]])
     sent[0]?.answer()
     expect(await Promise.all(results)).to.deep.equal(['inserted', 'inserted', 'inserted'])
