@@ -199,7 +199,7 @@ const asError = (error: unknown): Error => (error instanceof Error ? error : new
  * Whether a write error is a duplicate key in the `_id` index: mongod (4.4+) names the index's key
  * pattern, and its message names the index for routers and bulk replies that leave the pattern out.
  */
-export const isIdIndexDuplicate = (code: unknown, keyPattern: unknown, message: string | undefined): boolean =>
+const isIdIndexDuplicate = (code: unknown, keyPattern: unknown, message: string | undefined): boolean =>
   code === 11000 && (isIdKeyPattern(keyPattern) || / index: _id_ /.test(message ?? ''))
 
 const isIdKeyPattern = (pattern: unknown): boolean =>
