@@ -77,8 +77,12 @@ const report = (
   console.log(`  wrong answers    ${wrong.length}${wrong.length > 0 ? ` (first: ${wrong.slice(0, 5).join('; ')})` : ''}`)
 }
 
+// The soak measures traffic, not the in-memory bound (100,000 plants by default), which its
+// clients reach in seconds: a phase answered 507 would compare cheap refusals with stores.
+const SOAK_STORE_BOUND = { IN_MEMORY_MAX_PLANTS: '20000000', IN_MEMORY_MAX_BYTES: '8gb' }
+
 const inMemory = async (): Promise<number> => {
-  const { service, url } = await started({})
+  const { service, url } = await started(SOAK_STORE_BOUND)
   const rss = sampleRss(service.child.pid ?? 0)
   const calm = newTally()
   await during(seconds * 1000, (signal) => runNormalClients(url, clients, calm, signal))

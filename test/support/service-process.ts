@@ -46,6 +46,9 @@ export const startServiceProcess = (env: Record<string, string>, command?: Servi
     const look = () => {
       const line = stdout.split('\n').find((l) => l.includes('"msg":"listening"'))
       if (line === undefined) return
+      // Found once: every later chunk would split all the output so far again, which under load
+      // made the process reading it spend more CPU than the service it measures.
+      child.stdout.off('data', look)
       const { url } = JSON.parse(line) as { url: string }
       // Every answer a test gets from the service is checked against the document it serves.
       void exited.then(() => forgetTrafficOf(url))
