@@ -1,8 +1,9 @@
 /**
  * Runs `work` and gives up when `ms` have passed, at `deadline` (a `performance.now()` time),
- * rejecting with a deadline error. The driver's own per-operation timeout (`timeoutMS`) is a no-op in driver 7, so the bound is kept here; the
- * signal tells `work` to stop: the driver gives up selecting a server or waiting for a connection,
- * sends nothing more, and closes a socket whose reply has not come.
+ * rejecting with a deadline error. The driver's own per-operation timeout (`timeoutMS`) is a
+ * no-op in driver 7, so the bound is kept here; the signal tells `work` to stop: the driver gives
+ * up selecting a server or waiting for a connection, sends nothing more, and closes a socket whose
+ * reply has not come.
  */
 export const withinDeadline = <A>(ms: number, work: (signal: AbortSignal, deadline: number) => Promise<A>): Promise<A> =>
   // One timer both aborts the signal and rejects: no listener of our own on the signal and no

@@ -13,9 +13,10 @@ import type { MongoConnection, MongoWork } from './connection.js'
 import { fromPlantDocument, toPlantDocument, type PlantDocument } from './plant-document.js'
 
 /**
- * A plant store in one MongoDB collection. An insert is one `insert` command that relies on the
- * unique `_id` index, so two creates of one id race inside MongoDB and exactly one wins, however
- * many service instances send them; the loser reads what the winner stored.
+ * A plant store in one MongoDB collection. A create is one document of an `insert` command (shared
+ * with the creates arriving with it) that relies on the unique `_id` index, so two creates of one
+ * id race inside MongoDB and exactly one wins, however many service instances send them, whether
+ * or not they share a command; the loser reads what the winner stored.
  */
 export const makeMongoPlantStore = (mongo: MongoConnection): PlantStore => ({
   insertUnlessExists: (plant) => mongo.attempt((on) => insertOrRead(on, plant)),
