@@ -6,8 +6,15 @@ export { isLiteralBasePath } from './routes/base-path.js'
 export type { ErrorDocument, ErrorStatus } from '../http-api/index.js'
 export { DEFAULT_JSON_LIMITS, parseExactJson } from './body/exact-json.js'
 export type { JsonLimits } from './body/exact-json.js'
-export { createBoundedServer, createHttpServer, cutHalfSentRequests, DEFAULT_HTTP_SERVER_LIMITS } from './server/http-server.js'
-export type { HttpServerLimits } from './server/http-server.js'
+export {
+  createBoundedServer,
+  createHttpServer,
+  cutHalfSentRequests,
+  DEFAULT_HTTP_SERVER_LIMITS,
+  DEFAULT_MAX_REQUESTS_WAITING,
+  DEFAULT_SEND_TIMEOUT_MS,
+} from './server/http-server.js'
+export type { ExpectationListeners, HttpServerLimits } from './server/http-server.js'
 export type { Logger } from './ports/logger.js'
 export type { HttpObserver } from './ports/http-observer.js'
 export { openApiDocument } from './openapi/document.js'

@@ -1,7 +1,7 @@
-import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http'
+import { createServer, type RequestListener, type Server } from 'node:http'
 import type Koa from 'koa'
-import { answerClientError, answerOnSocket } from './parser-refusals.js'
-import { shareConnectionSlots } from './connection-slots.js'
+import { answerClientErrors, answerOnSocket } from './parser-refusals.js'
+import { trackConnections, type Connections } from './connections.js'
 import { methodNotImplemented } from '../errors/problems.js'
 
 /** How long a client may take, and how many may be connected at once. */
@@ -17,9 +17,28 @@ export interface HttpServerLimits {
    * is closed as soon as it is accepted only when none is idle.
    */
   readonly maxConnections: number
-  /** Most connections one client address may hold at once; one more is closed as soon as it is accepted. */
+  /**
+   * Most connections one client (an IPv4 address, an IPv6 /64 network) may hold at once; one more
+   * is closed as soon as it is accepted.
+   */
   readonly maxConnectionsPerAddress: number
+  /**
+   * Most requests one connection may have waiting for their answers (pipelined); one more closes
+   * the connection. `DEFAULT_MAX_REQUESTS_WAITING` when absent.
+   */
+  readonly maxRequestsWaiting?: number
+  /**
+   * Longest an answer may make no progress onto the network (a client that does not read it)
+   * before its connection is closed. `DEFAULT_SEND_TIMEOUT_MS` when absent.
+   */
+  readonly sendTimeoutMs?: number
 }
+
+/** Pipelining clients keep a few requests ahead; none needs dozens waiting on one connection. */
+export const DEFAULT_MAX_REQUESTS_WAITING = 16
+
+/** An answer stuck this long is not being read; the longest answer, the docs bundle, moves in far less. */
+export const DEFAULT_SEND_TIMEOUT_MS = 10_000
 
 // A client that opens a connection sends its request at once; one that stays silent this long is
 // holding a slot, not making a request. Much shorter than the headers timeout, which is for
@@ -45,25 +64,35 @@ export const DEFAULT_HTTP_SERVER_LIMITS: HttpServerLimits = {
  */
 export const createHttpServer = (app: Koa, limits: HttpServerLimits = DEFAULT_HTTP_SERVER_LIMITS): Server => {
   const handle = app.callback()
-  const server = createBoundedServer((req, res) => void handle(req, res), limits)
-  server.on('checkContinue', (req, res) => {
-    // The body stream is resumed when the app reads it; a response sent before then means the
-    // body will never be read, and Node's own resume to drain it must not invite it either.
-    req.once('resume', () => {
-      if (!res.headersSent) res.writeContinue()
-    })
-    void handle(req, res)
+  return createBoundedServer((req, res) => void handle(req, res), limits, {
+    checkContinue: (req, res) => {
+      // The body stream is resumed when the app reads it; a response sent before then means the
+      // body will never be read, and Node's own resume to drain it must not invite it either.
+      req.once('resume', () => {
+        if (!res.headersSent) res.writeContinue()
+      })
+      void handle(req, res)
+    },
+    checkExpectation: (req, res) => void handle(req, res),
   })
-  server.on('checkExpectation', (req, res) => void handle(req, res))
-  return server
+}
+
+/** Listeners for requests that carry an `Expect` header, which Node reports apart from the others. */
+export interface ExpectationListeners {
+  /** A request with `Expect: 100-continue`; by default Node invites the body at once. */
+  readonly checkContinue?: RequestListener
+  /** A request with another `Expect`; by default Node answers 417. */
+  readonly checkExpectation?: RequestListener
 }
 
 /**
  * A Node HTTP server for any request listener (a `/metrics` endpoint, say), not yet listening,
- * with the service's bounds: the headers, request and keep-alive timeouts, a cap on connections,
- * Error documents for what Node's parser refuses (a 408 included), and a 501 for CONNECT.
+ * with the service's bounds: the headers, request and keep-alive timeouts, the connection caps,
+ * the requests waiting on one connection, a send timeout, Error documents for what Node's parser
+ * refuses (a 408 included), and a 501 for CONNECT. Every request passes the same admission,
+ * whichever event Node reports it with.
  */
-export const createBoundedServer = (listener: RequestListener, limits: HttpServerLimits): Server => {
+export const createBoundedServer = (listener: RequestListener, limits: HttpServerLimits, expectations: ExpectationListeners = {}): Server => {
   const server = createServer(
     {
       requireHostHeader: false,
@@ -74,34 +103,44 @@ export const createBoundedServer = (listener: RequestListener, limits: HttpServe
       // up to 30 s past them; a tenth of the shorter one keeps the overshoot small.
       connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 10))),
     },
-    listener,
   )
-  shareConnectionSlots(server, {
+  const connections = trackConnections(server, {
     maxConnections: limits.maxConnections,
     maxConnectionsPerAddress: limits.maxConnectionsPerAddress,
     firstByteTimeoutMs: Math.min(FIRST_BYTE_TIMEOUT_MS, limits.headersTimeoutMs),
+    maxRequestsWaiting: limits.maxRequestsWaiting ?? DEFAULT_MAX_REQUESTS_WAITING,
+    sendTimeoutMs: limits.sendTimeoutMs ?? DEFAULT_SEND_TIMEOUT_MS,
   })
-  server.on('clientError', answerClientError)
+  const admitted =
+    (serve: RequestListener): RequestListener =>
+    (req, res) => {
+      if (connections.admit(req, res)) serve(req, res)
+    }
+  server.on('request', admitted(listener))
+  const { checkContinue, checkExpectation } = expectations
+  server.on(
+    'checkContinue',
+    admitted(
+      checkContinue ??
+        ((req, res) => {
+          res.writeContinue()
+          listener(req, res)
+        }),
+    ),
+  )
+  if (checkExpectation !== undefined) server.on('checkExpectation', admitted(checkExpectation))
+  server.on('clientError', answerClientErrors(connections.oldestOwed))
   server.on('connect', (_req, socket) => answerOnSocket(socket, methodNotImplemented))
-  const receiving = new Set<IncomingMessage>()
-  server.on('request', (req: IncomingMessage) => {
-    if (req.complete) return
-    receiving.add(req)
-    const received = (): void => void receiving.delete(req)
-    req.once('end', received)
-    req.once('close', received)
-  })
-  halfSent.set(server, receiving)
+  tracked.set(server, connections)
   return server
 }
 
-const halfSent = new WeakMap<Server, ReadonlySet<IncomingMessage>>()
+const tracked = new WeakMap<Server, Connections>()
 
 /**
- * Cuts the connections of requests whose body is still on its way, for a server that has stopped
- * accepting and given them a moment: a client that has not finished sending by then would hold
- * the shutdown for the whole grace period, and the connections of everyone else with it.
+ * Cuts the connections that have no request they could still finish, for a server that has
+ * stopped accepting and given them a moment: requests whose body is still on its way, and
+ * headers half-sent. A client that has not finished sending by then would hold the shutdown for
+ * the whole grace period, and the connections of everyone else with it.
  */
-export const cutHalfSentRequests = (server: Server): void => {
-  for (const req of halfSent.get(server) ?? []) if (!req.complete) req.socket.destroy()
-}
+export const cutHalfSentRequests = (server: Server): void => tracked.get(server)?.cutUnfinished()

@@ -5,11 +5,23 @@ import { toErrorResponse } from '../errors/error-response.js'
 import { headersTooLarge, malformedRequest, requestTimeout, type RequestProblem } from '../errors/problems.js'
 
 /**
- * Answers a request Node's HTTP parser refused before the app saw it (bad request line, no Host,
- * headers too large, too slow), with an Error document like every other answer, then closes the
- * connection. Install it as the server's 'clientError' listener.
+ * The server's 'clientError' listener: answers a request Node's HTTP parser refused before the
+ * app saw it (bad request line, no Host, headers too large, too slow), with an Error document like
+ * every other answer, then closes the connection. `oldestOwed` names the answer the connection
+ * still owes, if any. Whatever goes wrong in answering closes the connection: a listener that
+ * threw here would end the process, at the will of anyone who can send bytes.
  */
-export const answerClientError = (error: Error & { code?: string }, socket: Duplex): void => {
+export const answerClientErrors =
+  (oldestOwed: (socket: Duplex) => ServerResponse | undefined) =>
+  (error: Error & { code?: string }, socket: Duplex): void => {
+    try {
+      answerClientError(error, socket, oldestOwed(socket))
+    } catch {
+      socket.destroy()
+    }
+  }
+
+const answerClientError = (error: Error & { code?: string }, socket: Duplex, inFlight: ServerResponse | undefined): void => {
   const problem = problemOf(error.code)
   if (problem === undefined) {
     socket.destroy()
@@ -20,9 +32,8 @@ export const answerClientError = (error: Error & { code?: string }, socket: Dupl
   // Answered at once, the refusal would take the socket from under an answer whose work (a
   // stored plant) is done. A failure of the request in flight itself (its body cut, too slow) is
   // answered at once, unless its answer has begun: bytes on the wire cannot be followed by others.
-  const inFlight = responseInFlight(socket)
-  if (inFlight === undefined || !inFlight.req.complete) {
-    if (inFlight?.headersSent === true) socket.destroy()
+  if (inFlight === undefined || inFlight.writableFinished || !inFlight.req.complete) {
+    if (inFlight?.headersSent === true && !inFlight.writableFinished) socket.destroy()
     else answerOnSocket(socket, problem)
     return
   }
@@ -94,11 +105,4 @@ const problemOf = (code: string | undefined): RequestProblem | undefined => {
   if (code === 'HPE_HEADER_OVERFLOW') return headersTooLarge
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return requestTimeout
   return malformedRequest
-}
-
-// Node keeps the response being written on its socket (Node's own `_httpMessage`, set while a
-// request's answer is pending); one not yet finished is an answer still owed to a client.
-const responseInFlight = (socket: Duplex): ServerResponse | undefined => {
-  const response = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage
-  return response !== undefined && !response.writableFinished ? response : undefined
 }

@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { request } from 'node:http'
 import { connect, type Socket } from 'node:net'
+import { clientOf } from '../../../adapters/http/server/connections.js'
 import { startTestApp, type TestApp } from '../../support/http-app.js'
 
 // One client address holding every connection slot with sockets it never writes to, reopened as
@@ -87,5 +88,22 @@ describe('connection slots shared fairly between client addresses', function () 
     } finally {
       for (const socket of idle) socket.destroy()
     }
+  })
+})
+
+describe('the client a connection counts against', function () {
+  it('is the address for IPv4, and for IPv4 mapped into IPv6', function () {
+    expect(clientOf('203.0.113.7')).to.equal('203.0.113.7')
+    expect(clientOf('::ffff:203.0.113.7')).to.equal('203.0.113.7')
+  })
+
+  it('is the /64 network for IPv6, however the address is written', function () {
+    const network = clientOf('2001:db8:0:1::1')
+    for (const address of ['2001:db8:0:1:ffff:ffff:ffff:ffff', '2001:0db8:0000:0001:0:0:0:2', '2001:DB8:0:1::abcd', 'fe80::1%eth0'.replace('fe80', '2001:db8:0:1')]) {
+      expect(clientOf(address), address).to.equal(network)
+    }
+    expect(clientOf('2001:db8:0:2::1')).not.to.equal(network)
+    expect(clientOf('::1')).to.equal('0:0:0:0::/64')
+    expect(clientOf('2001:db8::')).to.equal('2001:db8:0:0::/64')
   })
 })

@@ -1,0 +1,79 @@
+import { expect } from 'chai'
+import { once } from 'node:events'
+import type { AddressInfo } from 'node:net'
+import { createBoundedServer, DEFAULT_HTTP_SERVER_LIMITS } from '../../../adapters/http/index.js'
+import { finalResponses, openRaw, settlesWithin, waitForText, type RawConnection } from '../../support/raw-http.js'
+import { startTestApp } from '../../support/http-app.js'
+
+// Bytes the parser refuses on a kept-alive connection whose previous answer has finished. The
+// listener that answers them once read Node's internals and threw on this state, which ended the
+// process: any client could stop the service with one connection. After each, the connection gets
+// its Error document, and the server still answers a fresh request.
+
+const GET_HEALTHZ = 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'
+
+const refusals: ReadonlyArray<readonly [string, (connection: RawConnection) => void, number]> = [
+  ['plain garbage', (c) => c.write('garbage garbage\r\n\r\n'), 400],
+  ['a 17,000-byte header', (c) => c.write(`GET /healthz HTTP/1.1\r\nHost: x\r\nCookie: ${'a'.repeat(17_000)}\r\n\r\n`), 431],
+  [
+    'Transfer-Encoding with Content-Length',
+    (c) => c.write('POST /plants HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n'),
+    400,
+  ],
+  ['half a request line, then FIN', (c) => c.socket.end('GET /heal'), 400],
+  ['headers trickled past the headers timeout', (c) => c.write('GET /healthz HTTP/1.1\r\nHost: x\r\n'), 408],
+]
+
+const kinds: ReadonlyArray<readonly [string, () => Promise<{ readonly url: string; readonly close: () => Promise<void> }>]> = [
+  ['the app', () => startTestApp({}, { headersTimeoutMs: 500, requestTimeoutMs: 1_000 })],
+  ['a bounded server for another listener (the metrics one)', () => startBounded()],
+]
+
+for (const [kind, start] of kinds) {
+  describe(`parser refusals after a finished answer, on ${kind}`, function () {
+    this.timeout(10_000)
+    let served: { readonly url: string; readonly close: () => Promise<void> } | undefined
+    before(async function () {
+      served = await start()
+    })
+    after(async function () {
+      await served?.close()
+    })
+
+    for (const [label, send, status] of refusals) {
+      it(`answers ${status} for ${label} and keeps serving`, async function () {
+        const url = served?.url ?? ''
+        const connection = await openRaw(url)
+        connection.write(GET_HEALTHZ)
+        await waitForText(connection, /\r\n\r\n\{[^}]*\}/, 2_000)
+        send(connection)
+        expect(await settlesWithin(connection.closed, 3_000), 'closed by the server').to.equal(true)
+        const answers = finalResponses(connection.received())
+        expect(answers.map((answer) => answer.status)).to.deep.equal([200, status])
+        expect(JSON.parse(answers[1]?.body ?? '{}')).to.have.property('error', status)
+        const fresh = await fetch(`${url}/healthz`)
+        expect(fresh.status).to.equal(200)
+      })
+    }
+  })
+}
+
+const startBounded = async (): Promise<{ readonly url: string; readonly close: () => Promise<void> }> => {
+  const server = createBoundedServer(
+    (_req, res) => {
+      res.setHeader('Content-Type', 'application/json')
+      res.end('{"status":"ok"}')
+    },
+    { ...DEFAULT_HTTP_SERVER_LIMITS, headersTimeoutMs: 500, requestTimeoutMs: 1_000 },
+  )
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
