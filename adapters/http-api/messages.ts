@@ -34,12 +34,13 @@ export const violationsFromMessage = (message: string): ReadonlyArray<Violation>
 }
 
 /** Why the service answered 503: each cause has a message of its own. */
-export type UnavailableReason = 'Storage' | 'IdentityProvider' | 'ShuttingDown'
+export type UnavailableReason = 'Storage' | 'IdentityProvider' | 'ShuttingDown' | 'DecodersBusy'
 
 const UNAVAILABLE_MESSAGES: Readonly<Record<UnavailableReason, string>> = {
   Storage: 'Storage is unavailable; try again shortly.',
   IdentityProvider: 'The identity provider cannot be reached to check the token; try again shortly.',
   ShuttingDown: 'This instance is shutting down; send requests to another one.',
+  DecodersBusy: 'This instance is busy decompressing other request bodies; try again shortly, or send the body uncompressed.',
 }
 
 /** The 503 message of a cause. */

@@ -9,6 +9,7 @@ import { docsAssets } from './routes/docs-page.js'
 import { createPlantRoute } from './routes/create-plant.js'
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from './body/exact-json.js'
 import { makeJsonBodyReader } from './body/json-body.js'
+import { makeDecodeQueue } from './body/decode-queue.js'
 import type { Logger } from './ports/logger.js'
 import { crossOrigin, type CrossOriginPolicy } from './request/cross-origin.js'
 import { expectationProblem } from './request/expectation.js'
@@ -80,7 +81,7 @@ export const createHttpApp = ({
   const documentJson = JSON.stringify(openApiDocument(basePath, { bodyLimitBytes }, { crossOrigin: crossOriginPolicy !== undefined, docsPage }))
   // Paths match exactly as written: /PLANTS and /plants/ are other paths, answered 404.
   const router = new Router({ sensitive: true, strict: true })
-  const createPlantHandler = createPlantRoute({ plantStore, authenticator, readJsonBody: makeJsonBodyReader(bodyLimitBytes, jsonLimits) })
+  const createPlantHandler = createPlantRoute({ plantStore, authenticator, readJsonBody: makeJsonBodyReader(bodyLimitBytes, jsonLimits, makeDecodeQueue()) })
   router.post(plants, createPlantHandler)
   refuseOtherMethods(router, plants, ['POST'])
   for (const [path, handler] of [

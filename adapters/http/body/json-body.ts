@@ -3,21 +3,23 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { HttpContext } from '../request/request-state.js'
 import { parseExactJson, type JsonLimits } from './exact-json.js'
 import { readRequestBytes } from './request-bytes.js'
+import type { DecodeQueue } from './decode-queue.js'
 import { malformedBody, unexpectedFailure, unsupportedMediaType, type RequestProblem } from '../errors/problems.js'
 
 const JSON_TYPES = ['application/json', 'application/*+json']
 
 /**
- * Reads a JSON request body within a size limit and parses it with exact integers, within the
- * JSON limits. The result is untrusted input, for a codec to parse further.
+ * Reads a JSON request body within a size limit, a coded one decoded in its turn of `decodes`, and
+ * parses it with exact integers, within the JSON limits. The result is untrusted input, for a codec
+ * to parse further.
  */
 export const makeJsonBodyReader =
-  (limitBytes: number, jsonLimits: JsonLimits) =>
+  (limitBytes: number, jsonLimits: JsonLimits, decodes: DecodeQueue) =>
   (ctx: HttpContext): TE.TaskEither<RequestProblem, unknown> =>
   async () => {
     const refusal = contentTypeProblem(ctx)
     if (refusal !== undefined) return E.left(refusal)
-    const bytes = hasReadableBody(ctx) ? await readBytes(ctx, limitBytes) : E.right(new Uint8Array())
+    const bytes = hasReadableBody(ctx) ? await readBytes(ctx, limitBytes, decodes) : E.right(new Uint8Array())
     if (E.isLeft(bytes)) return bytes
     const parsed = parseExactJson(bytes.right, jsonLimits)
     return E.isLeft(parsed) ? E.left(malformedBody(parsed.left)) : parsed
@@ -56,9 +58,9 @@ const hasReadableBody = (ctx: HttpContext): boolean => {
   return Boolean(ctx.request.is(JSON_TYPES))
 }
 
-const readBytes = async (ctx: HttpContext, limitBytes: number): Promise<E.Either<RequestProblem, Uint8Array>> => {
+const readBytes = async (ctx: HttpContext, limitBytes: number, decodes: DecodeQueue): Promise<E.Either<RequestProblem, Uint8Array>> => {
   try {
-    return await readRequestBytes(ctx.req, limitBytes)
+    return await readRequestBytes(ctx.req, limitBytes, decodes)
   } catch (error) {
     return E.left(unexpectedFailure(error))
   }

@@ -2,20 +2,25 @@ import type { IncomingMessage } from 'node:http'
 import { brotliDecompress, unzip, type InputType, type ZlibOptions } from 'node:zlib'
 import * as E from 'fp-ts/lib/Either.js'
 import { problemAnsweredOn } from '../server/parser-refusals.js'
-import { malformedBody, payloadTooLarge, unexpectedFailure, unsupportedMediaType, type RequestProblem } from '../errors/problems.js'
+import { decodersBusy, malformedBody, payloadTooLarge, unexpectedFailure, unsupportedMediaType, type RequestProblem } from '../errors/problems.js'
+import type { DecodeQueue } from './decode-queue.js'
 
 /**
  * Reads a request's body as bytes, decoded from its Content-Encoding (gzip, deflate, br, or
  * identity, named in any case), and no larger than `limitBytes` once decoded. A coded body is
  * read whole (its coded bytes bounded too) before it is decoded, in one call with a bound on the
- * output, one body at a time: a decoder holds its window (16 MiB for brotli) only while it
+ * output, in its turn of `decodes`: a decoder holds its window (16 MiB for brotli) only while it
  * decodes, never while a client stalls. A declared
  * Content-Length over the limit, and a coding this reader cannot decode, are refused before a
  * byte is read, so a client waiting on `Expect: 100-continue` is never invited to send it. This
  * is what koa-bodyparser did for the service, with the same outcomes, without its per-request
  * option copies, media type matching and string decoding it was told to skip.
  */
-export const readRequestBytes = (req: IncomingMessage, limitBytes: number): Promise<E.Either<RequestProblem, Uint8Array>> => {
+export const readRequestBytes = (
+  req: IncomingMessage,
+  limitBytes: number,
+  decodes: DecodeQueue,
+): Promise<E.Either<RequestProblem, Uint8Array>> => {
   // Content codings are case-insensitive (RFC 9110 section 8.4.1).
   const coding = req.headers['content-encoding']?.trim().toLowerCase() || 'identity'
   const declared = req.headers['content-length']
@@ -40,7 +45,7 @@ export const readRequestBytes = (req: IncomingMessage, limitBytes: number): Prom
   if (!req.readable) return Promise.resolve(E.left(unexpectedFailure(new Error('the request body is not readable'))))
   if (decode === undefined) return readBytes(req, limitBytes, limitBytes, length)
   return readBytes(req, codedLimit, limitBytes, undefined).then((coded) =>
-    E.isLeft(coded) ? coded : oneAtATime(() => decodeWithin(decode, coded.right, limitBytes)),
+    E.isLeft(coded) ? coded : decodes.decode(req.socket, () => decodeWithin(decode, coded.right, limitBytes), E.left(decodersBusy)),
   )
 }
 
@@ -104,15 +109,6 @@ const decodeWithin = (decode: Decode, coded: Buffer, limitBytes: number): Promis
       else resolve(E.left(isDecompressionError(error) ? undecodable : unexpectedFailure(error)))
     })
   })
-
-// The decodes of this process run one after another: a brotli decoder may reserve a 16 MiB
-// window, and hundreds at once exhaust the address space (issue: a wave of 300 killed the service).
-let queue: Promise<unknown> = Promise.resolve()
-const oneAtATime = <A>(task: () => Promise<A>): Promise<A> => {
-  const run = queue.then(task, task)
-  queue = run.catch(() => undefined)
-  return run
-}
 
 // What gzip, deflate or br may add to data that does not compress (headers, block framing).
 const CODING_OVERHEAD_BYTES = 1024

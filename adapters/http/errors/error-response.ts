@@ -64,6 +64,8 @@ export const toErrorResponse = (problem: Problem): ErrorResponse => {
       return answer(501, 'This service is not a proxy: CONNECT is not supported; /openapi.json lists the operations.')
     case 'ShuttingDown':
       return answer(503, unavailableMessage('ShuttingDown'), { 'Retry-After': '1' })
+    case 'DecodersBusy':
+      return answer(503, unavailableMessage('DecodersBusy'), { 'Retry-After': '1' })
     case 'StorageUnavailable':
       return problem.configurationFault === undefined
         ? answer(503, unavailableMessage('Storage'), { 'Retry-After': '1' })

@@ -12,6 +12,7 @@ export type RequestProblem =
   | { readonly _tag: 'ExpectationFailed' }
   | { readonly _tag: 'MethodNotImplemented' }
   | { readonly _tag: 'ShuttingDown' }
+  | { readonly _tag: 'DecodersBusy' }
 
 export const unsupportedMediaType = (detail: string): RequestProblem => ({ _tag: 'UnsupportedMediaType', detail })
 export const payloadTooLarge = (limitBytes: number): RequestProblem => ({ _tag: 'PayloadTooLarge', limitBytes })
@@ -28,3 +29,4 @@ export const requestTimeout: RequestProblem = { _tag: 'RequestTimeout' }
 export const expectationFailed: RequestProblem = { _tag: 'ExpectationFailed' }
 export const methodNotImplemented: RequestProblem = { _tag: 'MethodNotImplemented' }
 export const shuttingDown: RequestProblem = { _tag: 'ShuttingDown' }
+export const decodersBusy: RequestProblem = { _tag: 'DecodersBusy' }

@@ -19,6 +19,8 @@ export const requestLogLine = (problem: Problem | undefined, status: number): Re
   switch (problem?._tag) {
     case 'ShuttingDown':
       return { level: 'info', message: 'request refused: shutting down' }
+    case 'DecodersBusy':
+      return { level: 'warn', message: 'request refused: compressed bodies waiting too long for a decoder' }
     case 'StorageUnavailable':
       return problem.configurationFault === undefined
         ? { level: 'warn', message: 'request refused: dependency unavailable', cause: 'brief' }

@@ -12,6 +12,7 @@ import {
   requestTimeout,
   routeNotFound,
   shuttingDown,
+  decodersBusy,
   unexpectedFailure,
   unsupportedMediaType,
 } from '../../../adapters/http/errors/problems.js'
@@ -53,6 +54,7 @@ const EVERY_PROBLEM: { readonly [Tag in Problem['_tag']]: Extract<Problem, { _ta
   ExpectationFailed: expectationFailed as Extract<Problem, { _tag: 'ExpectationFailed' }>,
   MethodNotImplemented: methodNotImplemented as Extract<Problem, { _tag: 'MethodNotImplemented' }>,
   ShuttingDown: shuttingDown as Extract<Problem, { _tag: 'ShuttingDown' }>,
+  DecodersBusy: decodersBusy as Extract<Problem, { _tag: 'DecodersBusy' }>,
   StorageFull: storageFull('10 plants'),
 }
 

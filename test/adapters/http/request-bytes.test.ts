@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { connect } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import type * as E from 'fp-ts/lib/Either.js'
+import { makeDecodeQueue } from '../../../adapters/http/body/decode-queue.js'
 import { readRequestBytes } from '../../../adapters/http/body/request-bytes.js'
 import type { RequestProblem } from '../../../adapters/http/errors/problems.js'
 import { settlesWithin } from '../../support/raw-http.js'
@@ -19,7 +20,7 @@ describe('reading a request body', function () {
   beforeEach(async function () {
     let settle: (value: Promise<E.Either<RequestProblem, Uint8Array>>) => void = () => {}
     outcome = new Promise((resolve) => (settle = resolve)).then((read) => read as E.Either<RequestProblem, Uint8Array>)
-    server = createServer((req) => settle(readRequestBytes(req, 1_000)))
+    server = createServer((req) => settle(readRequestBytes(req, 1_000, makeDecodeQueue())))
     server.listen(0, '127.0.0.1')
     await once(server, 'listening')
   })
