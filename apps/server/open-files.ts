@@ -16,13 +16,25 @@ export const openFilesLimit = (limitsText: () => string = () => readFileSync('/p
 // Files the process holds beside its connections: stdio, the event loop's, storage's sockets, logs.
 const RESERVED_FILES = 64
 
+/** The connection cap the service keeps, and what to tell the operator when it is not the one asked for. */
+export interface ConnectionCap {
+  readonly maxConnections: number
+  readonly warning?: string
+}
+
 /**
- * What to tell the operator when MAX_CONNECTIONS cannot be reached because the process may not
- * open that many files: connections past the limit would fail to be accepted (EMFILE), well
- * before the cap that shares them fairly.
+ * MAX_CONNECTIONS held within the process's open-files limit. Connections past the limit would fail
+ * to be accepted (EMFILE) before the cap that shares slots fairly is reached, so that no stalled or
+ * idle connection would give way to a newcomer: the cap is lowered to what the limit allows, and the
+ * operator told how to have more.
  */
-export const connectionsBeyondFileLimit = (maxConnections: number, limit: number | undefined): string | undefined =>
-  limit !== undefined && maxConnections + RESERVED_FILES > limit
-    ? `MAX_CONNECTIONS (${maxConnections}) and the ${RESERVED_FILES} files the process needs beside them exceed its open-files limit (${limit}): ` +
-      `raise the limit (ulimit -n, LimitNOFILE=, docker --ulimit nofile=) or lower MAX_CONNECTIONS below ${Math.max(1, limit - RESERVED_FILES)}`
-    : undefined
+export const connectionCapWithin = (maxConnections: number, limit: number | undefined): ConnectionCap => {
+  if (limit === undefined || maxConnections + RESERVED_FILES <= limit) return { maxConnections }
+  const allowed = Math.max(1, limit - RESERVED_FILES)
+  return {
+    maxConnections: allowed,
+    warning:
+      `MAX_CONNECTIONS (${maxConnections}) and the ${RESERVED_FILES} files the process needs beside them exceed its open-files limit (${limit}): ` +
+      `the cap is ${allowed}; raise the limit (ulimit -n, LimitNOFILE=, docker --ulimit nofile=) for more`,
+  }
+}

@@ -7,7 +7,7 @@ import { createHttpApp, createHttpServer, cutHalfSentRequests, type Logger } fro
 import type { ServiceConfig, ShutdownConfig } from './config.js'
 import { openAuthenticator } from './authentication.js'
 import { prometheusInstrumentation } from './metrics.js'
-import { connectionsBeyondFileLimit, openFilesLimit } from './open-files.js'
+import { connectionCapWithin, openFilesLimit } from './open-files.js'
 import { openStorage } from './storage.js'
 
 /** A listening service: where it answers, and how to stop it. */
@@ -32,8 +32,9 @@ export const startService = async (
   announce: Logger['info'] = log.info,
   droppedLogLines: () => number = () => 0,
 ): Promise<E.Either<string, RunningService>> => {
-  const beyondFiles = connectionsBeyondFileLimit(config.serverLimits.maxConnections, openFilesLimit())
-  if (beyondFiles !== undefined) log.warn('connection cap beyond the open-files limit', { detail: beyondFiles })
+  const cap = connectionCapWithin(config.serverLimits.maxConnections, openFilesLimit())
+  if (cap.warning !== undefined) log.warn('connection cap lowered to the open-files limit', { detail: cap.warning })
+  const serverLimits = { ...config.serverLimits, maxConnections: cap.maxConnections }
   const opened = openStorage(config.storage)
   if (E.isLeft(opened)) return opened
   const storage = opened.right
@@ -56,7 +57,7 @@ export const startService = async (
     ...(config.corsOrigins === undefined ? {} : { crossOrigin: { origins: config.corsOrigins } }),
   })
   app.silent = true
-  const server = createHttpServer(app, config.serverLimits)
+  const server = createHttpServer(app, serverLimits)
   const metricsServer = instrumentation?.server(config.serverLimits)
   const listening = await listen(server, config, 'PORT', 'HOST')
   const listened =

@@ -108,7 +108,7 @@ const serve =
     ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY)
     ctx.set('X-Content-Type-Options', 'nosniff')
     ctx.set('Cache-Control', file.cacheControl)
-    ctx.set('Vary', 'Accept-Encoding')
+    ctx.vary('Accept-Encoding')
     ctx.set('ETag', etag)
     const known = ctx.get('If-None-Match')
     if (known !== '' && known.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { once } from 'node:events'
-import { createServer, type Server } from 'node:http'
+import { createServer, request, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { BrowserContext } from 'playwright-core'
 import { launchBrowser } from '../../support/browser.js'
@@ -123,6 +123,20 @@ describe('CORS, the headers on the wire', function () {
     expect(response.headers.get('access-control-allow-headers')).to.equal('Authorization,Content-Type,X-Request-Id')
     expect(response.headers.get('access-control-allow-credentials')).to.equal(null)
     expect(response.headers.get('vary')).to.match(/Origin/)
+  })
+
+  it('keeps Vary: Origin beside Vary: Accept-Encoding on the /docs files, so a cache does not serve one origin\'s answer to another', async function () {
+    for (const origin of [allowed, 'https://evil.example']) {
+      // node:http, not fetch: the docs files are no answer of the API's document, which the traffic check holds fetch to.
+      const response = await new Promise<IncomingMessage>((resolve, reject) =>
+        request(`${app?.url ?? ''}/docs/docs.js`, { headers: { Origin: origin } }, (res) => resolve(res.resume()))
+          .on('error', reject)
+          .end(),
+      )
+      expect(response.statusCode).to.equal(200)
+      const vary = String(response.headers.vary ?? '').split(',').map((field) => field.trim().toLowerCase())
+      expect(vary, origin).to.include.members(['origin', 'accept-encoding'])
+    }
   })
 
   it('answers a preflight from another origin as any OPTIONS: 405, with no CORS header', async function () {

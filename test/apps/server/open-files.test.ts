@@ -1,5 +1,6 @@
 import { expect } from 'chai'
-import { connectionsBeyondFileLimit, openFilesLimit } from '../../../apps/server/open-files.js'
+import { connect } from 'node:net'
+import { connectionCapWithin, openFilesLimit } from '../../../apps/server/open-files.js'
 import { MAIN, useCurrentBuild } from '../../support/current-build.js'
 import { startServiceProcess } from '../../support/service-process.js'
 
@@ -20,24 +21,36 @@ describe('MAX_CONNECTIONS checked against the open-files limit', function () {
   })
 
   it('says what to change when the cap and the files beside it exceed the limit, and nothing otherwise', function () {
-    expect(connectionsBeyondFileLimit(1000, 1024)).to.match(/^MAX_CONNECTIONS \(1000\).*open-files limit \(1024\).*below 960$/)
-    expect(connectionsBeyondFileLimit(900, 1024)).to.equal(undefined)
-    expect(connectionsBeyondFileLimit(1000, undefined)).to.equal(undefined)
+    const lowered = connectionCapWithin(1000, 1024)
+    expect(lowered.maxConnections).to.equal(960)
+    expect(lowered.warning).to.match(/^MAX_CONNECTIONS \(1000\).*open-files limit \(1024\): the cap is 960;/)
+    expect(connectionCapWithin(900, 1024)).to.deep.equal({ maxConnections: 900 })
+    expect(connectionCapWithin(5000, undefined)).to.deep.equal({ maxConnections: 5000 })
   })
 
   describe('the service started under a low limit', function () {
     this.timeout(30_000)
     useCurrentBuild()
 
-    it('warns at start, naming MAX_CONNECTIONS and the limit', async function () {
+    it('lowers the cap to the limit, warns at start naming both, and still serves a newcomer when every file is taken', async function () {
       const service = startServiceProcess(
         { PLANT_STORE_TOKENS: 'open-files-token-0123456789', SHUTDOWN_DRAIN_MS: '0' },
         { argv: ['prlimit', '--nofile=512', process.execPath, MAIN], cwd: process.cwd() },
       )
       try {
         await service.listening
-        const warning = service.stdout().split('\n').find((line) => line.includes('connection cap beyond the open-files limit'))
-        expect(warning, service.stdout()).to.include('"level":"warn"').and.include('MAX_CONNECTIONS (1000)').and.include('limit (512)')
+        const warning = service.stdout().split('\n').find((line) => line.includes('connection cap lowered to the open-files limit'))
+        expect(warning, service.stdout()).to.include('"level":"warn"').and.include('MAX_CONNECTIONS (1000)').and.include('limit (512)').and.include('the cap is 448')
+        // More silent connections than the process has files for: past the cap, they give way.
+        const port = Number(new URL(await service.listening).port)
+        const silent = Array.from({ length: 480 }, () => connect({ port, host: '127.0.0.1' }).on('error', () => undefined))
+        try {
+          await new Promise((resolve) => setTimeout(resolve, 300))
+          const answer = await fetch(new URL('/healthz', await service.listening), { signal: AbortSignal.timeout(1_500) })
+          expect(answer.status).to.equal(200)
+        } finally {
+          for (const socket of silent) socket.destroy()
+        }
       } finally {
         await service.stop('SIGTERM')
       }
