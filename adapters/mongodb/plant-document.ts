@@ -14,6 +14,14 @@ export const PlantDocument = t.exact(
 )
 export type PlantDocument = t.TypeOf<typeof PlantDocument>
 
+/**
+ * The largest request body whose plant is sure to fit in one MongoDB document (mongod's
+ * `maxBsonObjectSize`, 16 MiB). A plant's document is its JSON text's strings as they are, an
+ * 8-byte id and 39 bytes of framing: never more than 16 bytes over the shortest JSON that holds the
+ * same plant, and escapes only make the JSON longer. A KiB below the limit leaves room to spare.
+ */
+export const MAX_PLANT_BODY_BYTES = 16 * 1024 * 1024 - 1024
+
 /** The document that stores a plant. */
 export const toPlantDocument = ({ id, name, tag }: NewPlant): PlantDocument =>
   tag === undefined ? { _id: id, name } : { _id: id, name, tag }

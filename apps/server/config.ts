@@ -11,7 +11,7 @@ import {
 } from '../../adapters/http/index.js'
 import { DEFAULT_IN_MEMORY_LIMITS, type InMemoryLimits } from '../../adapters/in-memory/index.js'
 import type { JwtAuthenticatorOptions } from '../../adapters/jwt/index.js'
-import { DEFAULT_MONGO_TIMEOUTS } from '../../adapters/mongodb/index.js'
+import { DEFAULT_MONGO_TIMEOUTS, MAX_PLANT_BODY_BYTES } from '../../adapters/mongodb/index.js'
 import type { BearerToken } from '../../core/index.js'
 import {
   BasePath,
@@ -117,6 +117,11 @@ const checkRelations = (vars: Variables): E.Either<ReadonlyArray<string>, Variab
   const problems = [
     ...(vars.HEADERS_TIMEOUT_MS > vars.REQUEST_TIMEOUT_MS
       ? [`REQUEST_TIMEOUT_MS: expected at least HEADERS_TIMEOUT_MS (${vars.HEADERS_TIMEOUT_MS}): the whole request includes its headers`]
+      : []),
+    ...(vars.MONGODB_URI !== undefined && vars.BODY_LIMIT > MAX_PLANT_BODY_BYTES
+      ? [
+          `BODY_LIMIT: expected at most ${MAX_PLANT_BODY_BYTES} bytes (16 MiB less 1 KiB) with MONGODB_URI: a larger plant would make a document over MongoDB's 16 MiB limit`,
+        ]
       : []),
     ...(vars.SHUTDOWN_GRACE_MS !== undefined && vars.SHUTDOWN_GRACE_MS < vars.MONGODB_TIMEOUT_MS
       ? [

@@ -1,7 +1,8 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { INT64_MAX, INT64_MIN } from '../../../core/index.js'
-import { fromPlantDocument, toPlantDocument } from '../../../adapters/mongodb/plant-document.js'
+import { calculateObjectSize } from 'bson'
+import { fromPlantDocument, MAX_PLANT_BODY_BYTES, toPlantDocument } from '../../../adapters/mongodb/plant-document.js'
 import { expectRight } from '../../support/either.js'
 import { plant } from '../../support/plants.js'
 
@@ -43,5 +44,21 @@ describe('the MongoDB plant document', function () {
       { _id: 1n, name: 'lone \uD800 surrogate' },
     ]
     for (const document of notPlants) expect(E.isLeft(fromPlantDocument(document)), String(document)).to.equal(true)
+  })
+
+  it('fits in one MongoDB document (16 MiB) for every body within MAX_PLANT_BODY_BYTES, and not for a 16 MiB one', function () {
+    const MONGOD_MAX_BSON_OBJECT_SIZE = 16 * 1024 * 1024
+    // The shortest JSON framing of a plant with both strings, a one-digit id (8 bytes in the
+    // document), and no escapes: the JSON text shortest beside its document.
+    const framing = (name: string, tag: string): string => `{"id":0,"name":"${name}","tag":"${tag}"}`
+    const fill = (bodyBytes: number): { name: string; tag: string } => {
+      const room = bodyBytes - Buffer.byteLength(framing('', ''))
+      return { name: 'n'.repeat(Math.ceil(room / 2)), tag: 't'.repeat(Math.floor(room / 2)) }
+    }
+    const within = fill(MAX_PLANT_BODY_BYTES)
+    expect(Buffer.byteLength(framing(within.name, within.tag))).to.equal(MAX_PLANT_BODY_BYTES)
+    expect(calculateObjectSize(toPlantDocument(plant(0n, within.name, within.tag)))).to.be.at.most(MONGOD_MAX_BSON_OBJECT_SIZE)
+    const over = fill(MONGOD_MAX_BSON_OBJECT_SIZE)
+    expect(calculateObjectSize(toPlantDocument(plant(0n, over.name, over.tag)))).to.be.above(MONGOD_MAX_BSON_OBJECT_SIZE)
   })
 })

@@ -92,6 +92,15 @@ describe('configuration from the environment', function () {
     ])
   })
 
+  it('refuses, with MongoDB, a body limit whose plant would not fit in one document, naming BODY_LIMIT', function () {
+    const uri = 'mongodb://127.0.0.1:27017/?replicaSet=rs0'
+    expect(refusal({ MONGODB_URI: uri, BODY_LIMIT: '16MiB' })).to.deep.equal([
+      "BODY_LIMIT: expected at most 16776192 bytes (16 MiB less 1 KiB) with MONGODB_URI: a larger plant would make a document over MongoDB's 16 MiB limit",
+    ])
+    expect(expectRight(loadConfig({ MONGODB_URI: uri, BODY_LIMIT: '16776192' })).bodyLimitBytes).to.equal(16_776_192)
+    expect(expectRight(loadConfig({ BODY_LIMIT: '16MiB' })).bodyLimitBytes).to.equal(16 * 1024 * 1024)
+  })
+
   it('refuses a request timeout shorter than the headers timeout, naming REQUEST_TIMEOUT_MS', function () {
     expect(refusal({ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' })).to.deep.equal([
       'REQUEST_TIMEOUT_MS: expected at least HEADERS_TIMEOUT_MS (20000): the whole request includes its headers',
