@@ -129,10 +129,12 @@ describe('POST /plants with JWT access tokens', function () {
     // A first token makes the key set be fetched; from then on, forged tokens cost no fetch.
     await expectChallenge(await post(withTamperedSignature(await issueToken(key))), 401, INVALID)
     const forger = await makeSigningKey('RS256', 'forger')
+    const started = Date.now()
     for (const kid of ['x'.repeat(9_000), 'another-key', 'k3', 7, null, '', { a: 1 }]) {
       await expectChallenge(await post(await issueToken(forger, {}, { kid })), 401, INVALID)
     }
-    expect(jwks.requestCount(), 'no fetch beyond the first within the cool-down').to.equal(1)
+    const elapsed = Date.now() - started
+    expect(jwks.requestCount(), `fetches in ${elapsed} ms`).to.be.at.most(1 + Math.ceil(elapsed / COOLDOWN_MS))
     const refusals = app.log.lines.filter((line) => line['status'] === 401)
     expect(refusals).to.have.length(8)
     const unknown = refusals.filter((line) => line['msg'] === 'request refused: unknown signing key')
