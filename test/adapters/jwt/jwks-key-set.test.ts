@@ -171,6 +171,30 @@ describe('JWT authenticator with a JWKS URL', () => {
     expect(expectRight(await verify(authenticator, current)).subject).to.equal(SUBJECT)
   })
 
+  it('while the provider cannot be reached, prepares the keys it holds once, not on every request', async () => {
+    const authenticator = authenticatorFor({ cacheMaxAgeMs: 50 })
+    expectRight(await verify(authenticator, current))
+    await jwks.stop()
+    await sleep(100)
+    // Each preparation of the held keys imports the token's key into Web Crypto anew.
+    const subtle = globalThis.crypto.subtle
+    const importKey = Reflect.get(subtle, 'importKey') as (...args: unknown[]) => unknown
+    let imports = 0
+    Object.defineProperty(subtle, 'importKey', {
+      configurable: true,
+      value: (...args: unknown[]) => {
+        imports += 1
+        return Reflect.apply(importKey, subtle, args)
+      },
+    })
+    try {
+      for (let i = 0; i < 5; i += 1) expect(expectRight(await verify(authenticator, current)).subject).to.equal(SUBJECT)
+    } finally {
+      Reflect.deleteProperty(subtle, 'importKey')
+    }
+    expect(imports, 'key imports for five tokens').to.be.at.most(1)
+  })
+
   it('still drops a key the provider has withdrawn once the stale cache is refreshed', async () => {
     const authenticator = authenticatorFor({ cacheMaxAgeMs: 50 })
     expectRight(await verify(authenticator, current))
