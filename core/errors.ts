@@ -19,13 +19,17 @@ export interface PlantConflict {
 }
 
 /**
- * No credential was presented (`Missing`), or the one presented is not accepted (`Invalid`).
- * `detail` says why in words fit for the client; it never contains the credential.
+ * No credential was presented (`Missing`), the one presented is not accepted (`Invalid`), or it
+ * is signed with a key the authority does not hold (`UnknownKey`: a forgery, or a key rotated in
+ * that the service has not learnt yet). `detail` says why in words fit for the client; it never
+ * contains the credential. `cause`, for the log only, says at most a bounded excerpt of what the
+ * client sent.
  */
 export interface Unauthenticated {
   readonly _tag: 'Unauthenticated'
-  readonly reason: 'Missing' | 'Invalid'
+  readonly reason: 'Missing' | 'Invalid' | 'UnknownKey'
   readonly detail: string
+  readonly cause?: unknown
 }
 
 /** The credential is valid but does not grant the scope this operation requires. */
@@ -78,10 +82,11 @@ export const invalidInput = (violations: ReadonlyArray<Violation>): InvalidInput
 
 export const plantConflict = (id: PlantId): PlantConflict => ({ _tag: 'PlantConflict', id })
 
-export const unauthenticated = (reason: Unauthenticated['reason'], detail: string): Unauthenticated => ({
+export const unauthenticated = (reason: Unauthenticated['reason'], detail: string, cause?: unknown): Unauthenticated => ({
   _tag: 'Unauthenticated',
   reason,
   detail,
+  ...(cause === undefined ? {} : { cause }),
 })
 
 export const insufficientScope = (requiredScope: string): InsufficientScope => ({

@@ -2,6 +2,7 @@ export { ASYMMETRIC_ALGORITHMS, HMAC_ALGORITHMS, minimumSecretBytes } from './al
 export type { AsymmetricAlgorithm, HmacAlgorithm } from './algorithms.js'
 export { makeJwtAuthenticator } from './authenticator.js'
 export { DEFAULT_MAX_FETCHES_PER_MINUTE } from './remote-key-set.js'
+export { DEFAULT_MAX_KEY_SET_BYTES, DEFAULT_MAX_KEYS } from './key-set-fetch.js'
 export type { KeySetObserver } from './key-set-observer.js'
 export type { JwksKeySource, JwtAuthenticatorOptions, KeySource, PublicKeySource, SecretSource } from './options.js'
 export { algorithmsForKey, parsePublicKeyPem } from './public-key.js'

@@ -12,9 +12,9 @@ export interface JwksKeySource {
   readonly url: URL
   readonly algorithms: ReadonlyNonEmptyArray<AsymmetricAlgorithm>
   /**
-   * Milliseconds after a fetch during which no other fetch is made: a token naming an unknown `kid`
-   * then answers AuthenticationUnavailable (503, to be retried) after a success, and the provider is
-   * not asked again after a failure. Default 30 000.
+   * Milliseconds after a fetch during which a token naming an unknown `kid` makes no other fetch
+   * (it is refused), and after a failed fetch during which the provider is not asked again.
+   * Default 30 000.
    */
   readonly cooldownMs?: number
   /** Milliseconds a fetch may take before the provider counts as unreachable. Default 5 000. */
@@ -23,6 +23,13 @@ export interface JwksKeySource {
   readonly cacheMaxAgeMs?: number
   /** The most fetches of the key set started in any 60 s, whatever tokens arrive. Default 6. */
   readonly maxFetchesPerMinute?: number
+  /**
+   * The most bytes of the key set read (after any content coding is undone); a larger answer is a
+   * failed fetch, and the keys held keep serving. Default 1 MiB (`DEFAULT_MAX_KEY_SET_BYTES`).
+   */
+  readonly maxKeySetBytes?: number
+  /** The most keys the key set may hold; more is a failed fetch. Default 100 (`DEFAULT_MAX_KEYS`). */
+  readonly maxKeys?: number
   /**
    * How often the key set is fetched again on a timer, in milliseconds, so a key the provider
    * rotates in is known before any token names it (and however many tokens name unknown keys

@@ -55,7 +55,7 @@ export const makePlantStoreMetrics = (): PlantStoreMetrics => {
     // fetched, and those fetches have their own histogram.
     authentications: new Counter({
       name: 'plant_store_authentications_total',
-      help: 'Token checks, by outcome: accepted, refused, insufficient_scope, unavailable, defect.',
+      help: 'Token checks, by outcome: accepted, refused, unknown_key, insufficient_scope, unavailable, defect.',
       labelNames: ['outcome'],
       registers,
     }),

@@ -1,9 +1,10 @@
 import { expect } from 'chai'
 import { useCurrentBuild } from '../support/current-build.js'
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js'
+import { parsePrometheusText, valueOf } from '../support/prometheus-text.js'
 import { expectErrorDocument, expectPlant } from '../support/responses.js'
 import { startJwksServer, type JwksServer } from '../support/jwt/jwks-server.js'
-import { AUDIENCE, ISSUER, issueToken, makeSigningKey, type SigningKey } from '../support/jwt/tokens.js'
+import { AUDIENCE, ISSUER, issueToken, makeSigningKey, withTamperedSignature, type SigningKey } from '../support/jwt/tokens.js'
 
 const STATIC_TOKEN = 'e2e-static-token-0123456789'
 
@@ -60,6 +61,38 @@ describe('the service as npm start runs it, with JWT configuration', function ()
 
     expect(service.stdout()).to.include('"subject":"user-42"')
     expect(service.stdout() + service.stderr()).not.to.include(token)
+  })
+
+  it('answers forged tokens with the issuer and audience but an unknown or malformed kid 401, counted and logged apart', async function () {
+    service = startServiceProcess({ ...jwtEnvironment(), METRICS_PORT: '0' })
+    const url = await service.listening
+    // One token makes the key set be fetched; the forged ones after it cost no fetch and no 5xx.
+    await expectErrorDocument(await create(url, withTamperedSignature(await issueToken(key))), 401)
+    const forger = await makeSigningKey('RS256', 'forger')
+    const forged = [{ kid: 'k'.repeat(9_000) }, { kid: 'rotated-in-nowhere' }, { kid: 42 }, { kid: null }, { kid: '' }, { kid: ['e2e-key'] }]
+    for (const header of forged) {
+      const response = await create(url, await issueToken(forger, {}, header))
+      await expectErrorDocument(response, 401)
+      expect(response.headers.get('www-authenticate')).to.equal('Bearer realm="plant-store", error="invalid_token"')
+    }
+    expect(jwks.requestCount()).to.equal(1)
+    const lines = service
+      .stdout()
+      .split('\n')
+      .filter((line) => line.includes('"status":401'))
+    expect(lines).to.have.length(1 + forged.length)
+    for (const line of lines) expect(line.length, line.slice(0, 200)).to.be.below(600)
+    expect(lines.filter((line) => line.includes('"msg":"request refused: unknown signing key"'))).to.have.length(2)
+    expect(service.stdout()).to.include('(9000 characters)')
+    for (const line of lines) expect(line).to.include('"level":"info"')
+    const listening = service
+      .stdout()
+      .split('\n')
+      .find((line) => line.includes('"msg":"listening"'))
+    const metricsUrl = (JSON.parse(listening ?? '{}') as { metricsUrl?: string }).metricsUrl ?? expect.fail('no metricsUrl')
+    const samples = parsePrometheusText(await (await fetch(metricsUrl)).text())
+    const authentications = (outcome: string) => valueOf(samples, 'plant_store_authentications_total', { outcome })
+    expect(['unknown_key', 'refused', 'unavailable'].map(authentications)).to.deep.equal([2, 5, 0])
   })
 
   it('makes no development token when JWT is configured', async function () {

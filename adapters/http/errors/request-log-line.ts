@@ -12,8 +12,10 @@ export interface RequestLogLine {
  * The one place where an answer's severity is decided, beside the one that gives it its status. An
  * outage being reported (503) is expected while it lasts: a warning with the cause's message, not
  * a stack per request. Storage refusing the service's configuration is an error an operator must
- * correct, named with its cause. A store that is full (507) is the bound doing its work. Any other
- * 5xx is a defect worth its whole description.
+ * correct, named with its cause. A store that is full (507) is the bound doing its work. A token
+ * signed with a key nobody publishes is a refusal (401) like any other, named apart so that a
+ * forgery or a missed rotation can be told from a bad token. Any other 5xx is a defect worth its
+ * whole description.
  */
 export const requestLogLine = (problem: Problem | undefined, status: number): RequestLogLine => {
   switch (problem?._tag) {
@@ -27,6 +29,11 @@ export const requestLogLine = (problem: Problem | undefined, status: number): Re
         : { level: 'error', message: `request refused: storage configuration fault: ${problem.configurationFault}`, cause: 'brief' }
     case 'AuthenticationUnavailable':
       return { level: 'warn', message: 'request refused: dependency unavailable', cause: 'brief' }
+    case 'Unauthenticated':
+      // Said briefly: the cause names only an excerpt of what the client sent, never all of it.
+      return problem.reason === 'UnknownKey'
+        ? { level: 'info', message: 'request refused: unknown signing key', cause: 'brief' }
+        : { level: 'info', message: 'request' }
     case 'StorageFull':
       return { level: 'warn', message: 'request refused: storage full' }
     default:

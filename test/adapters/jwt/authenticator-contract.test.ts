@@ -16,6 +16,7 @@ authenticatorContract('JWT, keys from a JWKS URL', async () => {
     ],
     unknown: [
       await issueToken(stranger),
+      await issueToken(stranger, {}, { kid: 'a-key-nobody-publishes' }),
       withTamperedSignature(token),
       withPayload(token, { iss: ISSUER, aud: AUDIENCE, sub: 'admin', exp: inSeconds(300) }),
       await issueToken(key, { exp: inSeconds(-3600) }),

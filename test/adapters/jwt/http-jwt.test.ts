@@ -125,6 +125,25 @@ describe('POST /plants with JWT access tokens', function () {
     expect(jwks.requestCount()).to.equal(3)
   })
 
+  it('answers forged tokens naming unknown kids 401 invalid_token, each logged once at info with an excerpt of its kid', async function () {
+    // A first token makes the key set be fetched; from then on, forged tokens cost no fetch.
+    await expectChallenge(await post(withTamperedSignature(await issueToken(key))), 401, INVALID)
+    const forger = await makeSigningKey('RS256', 'forger')
+    const started = Date.now()
+    for (const kid of ['x'.repeat(9_000), 'another-key', 'k3', 7, null, '', { a: 1 }]) {
+      await expectChallenge(await post(await issueToken(forger, {}, { kid })), 401, INVALID)
+    }
+    const elapsed = Date.now() - started
+    expect(jwks.requestCount(), `fetches in ${elapsed} ms`).to.be.at.most(1 + Math.ceil(elapsed / COOLDOWN_MS))
+    const refusals = app.log.lines.filter((line) => line['status'] === 401)
+    expect(refusals).to.have.length(8)
+    const unknown = refusals.filter((line) => line['msg'] === 'request refused: unknown signing key')
+    expect(unknown.map((line) => line['level'])).to.deep.equal(['info', 'info', 'info'])
+    expect(unknown[0]?.['cause']).to.be.a('string').that.includes('(9000 characters)')
+    for (const line of refusals) expect(JSON.stringify(line).length, JSON.stringify(line).slice(0, 300)).to.be.below(500)
+    expect(app.log.lines.filter((line) => line['level'] !== 'info')).to.deep.equal([])
+  })
+
   it('keeps serving tokens whose key is cached while the provider is down (200)', async function () {
     await expectPlant(await post(await issueToken(key)), { name: 'Monstera' })
     await jwks.stop()

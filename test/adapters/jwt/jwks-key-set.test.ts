@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { randomUUID } from 'node:crypto'
 import type * as E from 'fp-ts/lib/Either.js'
-import { makeJwtAuthenticator, type JwksKeySource } from '../../../adapters/jwt/index.js'
+import { DEFAULT_MAX_KEY_SET_BYTES, DEFAULT_MAX_KEYS, makeJwtAuthenticator, type JwksKeySource } from '../../../adapters/jwt/index.js'
 import { BearerToken, type AuthError, type Authenticator, type Identity } from '../../../core/index.js'
 import { expectLeftTag, expectRight } from '../../support/either.js'
 import { startJwksServer, type JwksServer } from '../../support/jwt/jwks-server.js'
@@ -46,9 +46,9 @@ describe('JWT authenticator with a JWKS URL', () => {
     expectRight(await verify(authenticator, current))
     jwks.publish([current.jwk, next.jwk])
 
-    // Within the cool-down the unknown kid cannot be looked up yet: 503 (retry), never a 401, and
-    // the provider is not asked.
-    expectLeftTag(await verify(authenticator, next), 'AuthenticationUnavailable')
+    // Within the cool-down the set is not fetched again: the key is not known yet, so the token is
+    // refused (401), and the provider is not asked.
+    expect(expectLeftTag(await verify(authenticator, next), 'Unauthenticated').reason).to.equal('UnknownKey')
     expect(jwks.requestCount()).to.equal(1)
 
     await sleep(COOLDOWN_MS + 100)
@@ -57,40 +57,75 @@ describe('JWT authenticator with a JWKS URL', () => {
     expect(jwks.requestCount()).to.equal(2)
   })
 
-  it('does not let a flood of tokens with unknown kids make it hammer the provider', async () => {
+  it('refuses tokens naming keys the provider does not publish (401, not 503), fetching at most once per cool-down', async () => {
     const strangers = await Promise.all(Array.from({ length: 5 }, (_, i) => makeSigningKey('RS256', `forged-${i}`)))
     const tokens = await Promise.all(strangers.map((key) => issueToken(key)))
     const authenticator = authenticatorFor()
     expectRight(await verify(authenticator, current))
     const results = await Promise.all(tokens.map((token) => authenticator.verify(expectRight(BearerToken.decode(token)))()))
-    for (const result of results) expectLeftTag(result, 'AuthenticationUnavailable')
+    for (const result of results) expect(expectLeftTag(result, 'Unauthenticated').reason).to.equal('UnknownKey')
     expect(jwks.requestCount()).to.equal(1)
     // Once the cool-down has passed, one of them makes the set be fetched; it is still not there: 401.
     await sleep(COOLDOWN_MS + 100)
-    expectLeftTag(await authenticator.verify(expectRight(BearerToken.decode(tokens[0] ?? '')))(), 'Unauthenticated')
+    expect(expectLeftTag(await authenticator.verify(expectRight(BearerToken.decode(tokens[0] ?? '')))(), 'Unauthenticated').reason).to.equal('UnknownKey')
     expect(jwks.requestCount()).to.equal(2)
   })
 
-  it('never lets random kids hide a rotation: a token of the new key is 503 during the cool-down, never 401, then accepted', async () => {
+  it('says in the refusal only an excerpt of the kid the token names, and its length', async () => {
+    const authenticator = authenticatorFor()
+    expectRight(await verify(authenticator, current))
+    const kid = `${'k'.repeat(9_000)}\u001b[31m`
+    const token = await issueToken(await makeSigningKey('RS256', 'stranger'), {}, { kid })
+    const refusal = expectLeftTag(await authenticator.verify(expectRight(BearerToken.decode(token)))(), 'Unauthenticated')
+    expect(refusal.detail).not.to.include('kkk')
+    const logged = refusal.cause instanceof Error ? refusal.cause.message : ''
+    expect(logged).to.include('9005 characters')
+    expect(logged.length).to.be.below(200)
+  })
+
+  for (const [label, kid] of [
+    ['a number', 42],
+    ['an object', { id: 'key-2024' }],
+    ['an array', ['key-2024']],
+    ['null', null],
+    ['empty', ''],
+  ] as const) {
+    it(`refuses a token whose kid is ${label} as malformed (401), fetching nothing`, async () => {
+      const authenticator = authenticatorFor()
+      expectRight(await verify(authenticator, current))
+      const token = await issueToken(current, {}, { kid })
+      const refusal = expectLeftTag(await authenticator.verify(expectRight(BearerToken.decode(token)))(), 'Unauthenticated')
+      expect(refusal).to.include({ reason: 'Invalid', detail: 'The access token\'s "kid" header must be a non-empty string.' })
+      await sleep(COOLDOWN_MS + 100)
+      expectLeftTag(await authenticator.verify(expectRight(BearerToken.decode(token)))(), 'Unauthenticated')
+      expect(jwks.requestCount(), 'the set is not fetched again for it, even after the cool-down').to.equal(1)
+    })
+  }
+
+  it('lets random kids delay a rotation by at most a cool-down: one fetch per cool-down, and the new key is accepted', async () => {
     const authenticator = authenticatorFor()
     expectRight(await verify(authenticator, current))
     const stranger = await makeSigningKey('RS256', 'stranger')
+    const refusals = new Set<string>()
     const attack = setInterval(() => {
-      void issueToken(stranger, {}, { kid: randomUUID() }).then((token) => authenticator.verify(expectRight(BearerToken.decode(token)))())
+      void issueToken(stranger, {}, { kid: randomUUID() })
+        .then((token) => authenticator.verify(expectRight(BearerToken.decode(token)))())
+        .then((result) => refusals.add(result._tag === 'Right' ? 'accepted' : result.left._tag))
     }, 5)
     try {
       await sleep(COOLDOWN_MS + 50)
+      const fetchesBefore = jwks.requestCount()
       jwks.publish([current.jwk, next.jwk])
-      const seen = new Set<string>()
+      const published = Date.now()
       let accepted = false
       for (let attempt = 0; attempt < 60 && !accepted; attempt += 1) {
-        const result = await verify(authenticator, next)
-        seen.add(result._tag === 'Right' ? 'accepted' : result.left._tag)
-        accepted = result._tag === 'Right'
+        accepted = (await verify(authenticator, next))._tag === 'Right'
         if (!accepted) await sleep(50)
       }
-      expect(accepted, `what the new key's token got: ${[...seen].join(', ')}`).to.equal(true)
-      expect(seen).not.to.include('Unauthenticated')
+      const elapsed = Date.now() - published
+      expect(accepted, 'the new key is accepted').to.equal(true)
+      expect(jwks.requestCount() - fetchesBefore, `fetches in ${elapsed} ms`).to.be.at.most(Math.ceil(elapsed / COOLDOWN_MS) + 1)
+      expect([...refusals], 'what the forged tokens got').to.deep.equal(['Unauthenticated'])
     } finally {
       clearInterval(attack)
     }
@@ -134,6 +169,30 @@ describe('JWT authenticator with a JWKS URL', () => {
     await jwks.stop()
     await sleep(100)
     expect(expectRight(await verify(authenticator, current)).subject).to.equal(SUBJECT)
+  })
+
+  it('while the provider cannot be reached, prepares the keys it holds once, not on every request', async () => {
+    const authenticator = authenticatorFor({ cacheMaxAgeMs: 50 })
+    expectRight(await verify(authenticator, current))
+    await jwks.stop()
+    await sleep(100)
+    // Each preparation of the held keys imports the token's key into Web Crypto anew.
+    const subtle = globalThis.crypto.subtle
+    const importKey = Reflect.get(subtle, 'importKey') as (...args: unknown[]) => unknown
+    let imports = 0
+    Object.defineProperty(subtle, 'importKey', {
+      configurable: true,
+      value: (...args: unknown[]) => {
+        imports += 1
+        return Reflect.apply(importKey, subtle, args)
+      },
+    })
+    try {
+      for (let i = 0; i < 5; i += 1) expect(expectRight(await verify(authenticator, current)).subject).to.equal(SUBJECT)
+    } finally {
+      Reflect.deleteProperty(subtle, 'importKey')
+    }
+    expect(imports, 'key imports for five tokens').to.be.at.most(1)
   })
 
   it('still drops a key the provider has withdrawn once the stale cache is refreshed', async () => {
@@ -216,10 +275,74 @@ describe('JWT authenticator with a JWKS URL', () => {
       })
       expectRight(await verify(authenticator, current))
       const results = await flood(authenticator, 200)
-      for (const result of results) expect(['Unauthenticated', 'AuthenticationUnavailable']).to.include(result._tag === 'Left' ? result.left._tag : 'Right')
+      // The provider answers whenever it is asked: a fetch held back by the rate is no outage, so
+      // every one of them is refused, never a 503.
+      for (const result of results) expect(expectLeftTag(result, 'Unauthenticated').reason).to.equal('UnknownKey')
       expect(jwks.requestCount()).to.equal(3)
       // The keys fetched before keep serving the tokens they sign.
       expect(expectRight(await verify(authenticator, current)).subject).to.equal(SUBJECT)
+    })
+
+    it('while the provider is down: 503 for keys not cached, the cached ones still accepted', async () => {
+      const authenticator = authenticatorFor()
+      expectRight(await verify(authenticator, current))
+      await jwks.stop()
+      await sleep(COOLDOWN_MS + 100)
+      const results = await flood(authenticator, 40)
+      for (const result of results) expectLeftTag(result, 'AuthenticationUnavailable')
+      expect(expectRight(await verify(authenticator, current)).subject).to.equal(SUBJECT)
+    })
+  })
+
+  describe('a key set larger than its bounds is a failed fetch; the keys held keep serving', () => {
+    const fillerKeys = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({ ...current.jwk, kid: `filler-${i}` }))
+
+    it(`more than DEFAULT_MAX_KEY_SET_BYTES (${DEFAULT_MAX_KEY_SET_BYTES} bytes)`, async () => {
+      const authenticator = authenticatorFor({ cacheMaxAgeMs: 50 })
+      expectRight(await verify(authenticator, current))
+      jwks.publish([current.jwk, next.jwk, { kty: 'oct', kid: 'padding', k: 'A'.repeat(DEFAULT_MAX_KEY_SET_BYTES) }])
+      await sleep(100)
+      expectLeftTag(await verify(authenticator, next), 'AuthenticationUnavailable')
+      expect(expectRight(await verify(authenticator, current)).subject).to.equal(SUBJECT)
+    })
+
+    it(`more than DEFAULT_MAX_KEYS (${DEFAULT_MAX_KEYS}) keys`, async () => {
+      const authenticator = authenticatorFor({ cacheMaxAgeMs: 50 })
+      expectRight(await verify(authenticator, current))
+      jwks.publish([current.jwk, next.jwk, ...fillerKeys(DEFAULT_MAX_KEYS - 1)])
+      await sleep(100)
+      expectLeftTag(await verify(authenticator, next), 'AuthenticationUnavailable')
+      expect(expectRight(await verify(authenticator, current)).subject).to.equal(SUBJECT)
+    })
+
+    it('the bounds given in the source', async () => {
+      const authenticator = makeJwtAuthenticator({
+        keys: { _tag: 'Jwks', url: jwks.url, algorithms: ['RS256'], cooldownMs: COOLDOWN_MS, timeoutMs: TIMEOUT_MS, maxKeys: 3, maxKeySetBytes: 8_192 },
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        clockToleranceSeconds: 30,
+      })
+      jwks.publish([current.jwk, ...fillerKeys(3)])
+      expectLeftTag(await verify(authenticator, current), 'AuthenticationUnavailable')
+      jwks.publish([current.jwk, ...fillerKeys(2)])
+      await sleep(COOLDOWN_MS + 100)
+      expectRight(await verify(authenticator, current))
+    })
+
+    it('a key set that never ends is read no further than the bound, and answered at once', async () => {
+      jwks.behave('endless')
+      const authenticator = makeJwtAuthenticator({
+        keys: { _tag: 'Jwks', url: jwks.url, algorithms: ['RS256'], cooldownMs: COOLDOWN_MS, timeoutMs: 8_000 },
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        clockToleranceSeconds: 30,
+      })
+      const started = Date.now()
+      expectLeftTag(await verify(authenticator, current), 'AuthenticationUnavailable')
+      expect(Date.now() - started, 'ms before the answer, against a fetch timeout of 8000').to.be.below(4_000)
+      await sleep(100)
+      expect(jwks.endlessBytesWritten()).to.be.below(16 * DEFAULT_MAX_KEY_SET_BYTES)
     })
   })
 

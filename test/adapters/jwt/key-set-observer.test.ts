@@ -37,4 +37,23 @@ describe('the JWT adapter reports each key-set fetch to its observer', function 
     expect(fetches.map((f) => f.outcome)).to.deep.equal(['ok', 'failed'])
     for (const { seconds } of fetches) expect(seconds).to.be.a('number').at.least(0)
   })
+
+  it('a key set holding more keys than allowed is a failed fetch', async function () {
+    const key = await makeSigningKey('RS256', 'key-1')
+    const server = await startJwksServer([key.jwk, { ...key.jwk, kid: 'key-2' }])
+    jwks = server
+    const outcomes: string[] = []
+    const authenticator = makeJwtAuthenticator(
+      {
+        keys: { _tag: 'Jwks', url: server.url, algorithms: ['RS256'], maxKeys: 1 },
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        clockToleranceSeconds: 30,
+      },
+      { keySetFetched: (outcome) => outcomes.push(outcome) },
+    )
+    const verdict = await authenticator.verify(expectRight(BearerToken.decode(await issueToken(key))))()
+    expect(verdict._tag === 'Left' && verdict.left._tag).to.equal('AuthenticationUnavailable')
+    expect(outcomes).to.deep.equal(['failed'])
+  })
 })

@@ -15,7 +15,14 @@ import {
   type PlantStoreMetrics,
 } from '../../../adapters/prometheus/index.js'
 import { makeStaticTokenAuthenticator } from '../../../adapters/static-tokens/index.js'
-import { authenticationUnavailable, insufficientScope, storageUnavailable, type Authenticator, type PlantStore } from '../../../core/index.js'
+import {
+  authenticationUnavailable,
+  insufficientScope,
+  storageUnavailable,
+  unauthenticated,
+  type Authenticator,
+  type PlantStore,
+} from '../../../core/index.js'
 import { authenticatorAnswering, bearerToken } from '../../support/fakes.js'
 import { postPlant, startTestApp, TOKEN } from '../../support/http-app.js'
 import { parsePrometheusText, valueOf, type Sample } from '../../support/prometheus-text.js'
@@ -72,6 +79,7 @@ describe('Prometheus instrumentation', function () {
         [makeStaticTokenAuthenticator([bearerToken('another-token-0123456789')]), 3],
         [authenticatorAnswering(E.left(insufficientScope('plants:write'))), 1],
         [authenticatorAnswering(E.left(authenticationUnavailable('jwks down'))), 4],
+        [authenticatorAnswering(E.left(unauthenticated('UnknownKey', 'unknown key'))), 5],
         [{ verify: () => () => Promise.reject(new Error('bug')) }, 1],
       ]
       for (const [authenticator, times] of cases) {
@@ -80,7 +88,7 @@ describe('Prometheus instrumentation', function () {
       }
       const samples = await scrape(metrics)
       const count = (outcome: string) => valueOf(samples, 'plant_store_authentications_total', { outcome })
-      expect(['accepted', 'refused', 'insufficient_scope', 'unavailable', 'defect'].map(count)).to.deep.equal([2, 3, 1, 4, 1])
+      expect(['accepted', 'refused', 'unknown_key', 'insufficient_scope', 'unavailable', 'defect'].map(count)).to.deep.equal([2, 3, 5, 1, 4, 1])
     })
   })
 

@@ -4,9 +4,10 @@ import type { JWK } from 'jose'
 
 /**
  * How the fake identity provider answers a request for its key set: its keys; a 500; nothing;
- * or 200 with a body that is not a key set (a maintenance page, a misconfigured proxy).
+ * 200 with a body that is not a key set (a maintenance page, a misconfigured proxy); or 200 with
+ * a key set that never ends (keys written for as long as the client reads).
  */
-export type JwksBehaviour = 'serve' | 'fail' | 'hang' | 'notKeySet'
+export type JwksBehaviour = 'serve' | 'fail' | 'hang' | 'notKeySet' | 'endless'
 
 /** A JWKS endpoint on loopback whose keys can be rotated and which can be stopped and restarted. */
 export interface JwksServer {
@@ -16,6 +17,8 @@ export interface JwksServer {
   readonly behave: (behaviour: JwksBehaviour) => void
   /** How many times the key set was asked for: the load the service puts on the provider. */
   readonly requestCount: () => number
+  /** How many bytes of endless key sets the clients took before they stopped reading. */
+  readonly endlessBytesWritten: () => number
   /** Closes the port, so a fetch is refused outright. */
   readonly stop: () => Promise<void>
   /** Listens again on the same port. */
@@ -26,6 +29,7 @@ export const startJwksServer = async (keys: ReadonlyArray<JWK>): Promise<JwksSer
   let published = keys
   let behaviour: JwksBehaviour = 'serve'
   let requests = 0
+  let written = 0
   const hanging = new Set<ServerResponse>()
   const server = createServer((_request, response) => {
     requests += 1
@@ -45,6 +49,22 @@ export const startJwksServer = async (keys: ReadonlyArray<JWK>): Promise<JwksSer
         response.writeHead(200, { 'content-type': 'application/json' })
         response.end('{"status":"down for maintenance"}')
         return
+      case 'endless': {
+        hanging.add(response)
+        response.writeHead(200, { 'content-type': 'application/jwk-set+json' })
+        response.write('{"keys":[')
+        const filler = `${JSON.stringify({ kty: 'oct', kid: 'filler', k: 'A'.repeat(65_000) })},`
+        const more = (): void => {
+          while (!response.destroyed) {
+            written += filler.length
+            if (!response.write(filler)) return
+          }
+        }
+        response.on('drain', more)
+        response.on('close', () => hanging.delete(response))
+        more()
+        return
+      }
     }
   })
   const listen = (port: number): Promise<void> =>
@@ -66,6 +86,7 @@ export const startJwksServer = async (keys: ReadonlyArray<JWK>): Promise<JwksSer
       behaviour = next
     },
     requestCount: () => requests,
+    endlessBytesWritten: () => written,
     stop: () =>
       new Promise((resolve) => {
         if (!server.listening) return resolve()

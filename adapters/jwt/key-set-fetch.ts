@@ -1,0 +1,116 @@
+import type { FetchImplementation, JSONWebKeySet } from 'jose'
+import type { KeySetObserver } from './key-set-observer.js'
+
+/**
+ * The most bytes of a key set read, unless the source says otherwise. Providers publish a few
+ * keys, each a few kilobytes with its certificate chain: 1 MiB leaves room for a hundred of them.
+ */
+export const DEFAULT_MAX_KEY_SET_BYTES = 1_048_576
+/**
+ * The most keys a key set may hold, unless the source says otherwise: every token's key is looked
+ * for among them, so their number is a cost paid on each request.
+ */
+export const DEFAULT_MAX_KEYS = 100
+
+/** When the provider may be asked, and how much of its answer is read. */
+export interface KeySetFetchLimits {
+  /** Milliseconds after a failed fetch during which the provider is not asked again. */
+  readonly backoffMs: number
+  readonly maxPerMinute: number
+  readonly maxBytes: number
+  readonly maxKeys: number
+}
+
+/** Where each fetch's result goes, besides the answer given to jose: the key set's own state. */
+export interface KeySetFetchResults {
+  /** A key set was fetched and read; a throw here makes the fetch a failure. */
+  readonly fetched: (keySet: JSONWebKeySet) => void
+  readonly failed: (error: unknown) => void
+}
+
+// jose's cool-down counts from the last successful fetch only, and a 200 whose body is not a
+// key set is no success to it either: without this, every token naming an unknown `kid` would
+// trigger a fetch while the provider fails or answers nonsense. A failure is an error, a status
+// other than 200, or a body that is too large, holds too many keys or is not a JSON Web Key Set;
+// after one, the provider is not asked again for `backoffMs`. Whatever happens, at most
+// `maxPerMinute` fetches start in any 60 s. A fetch refused by these rules is not made, and is
+// neither reported nor a failure: what the provider last answered still stands.
+export const guardedFetch = (limits: KeySetFetchLimits, observer: KeySetObserver, results: KeySetFetchResults): FetchImplementation => {
+  let lastFailure: { readonly at: number; readonly error: unknown } | undefined
+  const started: number[] = []
+  return async (url, init) => {
+    const now = Date.now()
+    if (lastFailure !== undefined && now - lastFailure.at < limits.backoffMs) {
+      throw new Error(`the key set failed less than ${limits.backoffMs} ms ago; not asking again yet`, { cause: lastFailure.error })
+    }
+    while (started.length > 0 && now - (started[0] ?? now) >= 60_000) started.shift()
+    if (started.length >= limits.maxPerMinute) {
+      throw new Error(`the key set was fetched ${limits.maxPerMinute} times in the last minute; not asking again yet`)
+    }
+    started.push(now)
+    const fetchStarted = performance.now()
+    const seconds = () => (performance.now() - fetchStarted) / 1000
+    let read: { readonly answered: Response; readonly body: string }
+    try {
+      const answered = await fetch(url, init)
+      const body = await keySetBody(answered, limits.maxBytes)
+      results.fetched(keySetIn(body, limits.maxKeys))
+      read = { answered, body }
+    } catch (error) {
+      lastFailure = { at: Date.now(), error }
+      results.failed(error)
+      observer.keySetFetched('failed', seconds())
+      throw error
+    }
+    // Reported outside the fetch's guard: an observer that throws is not a failed fetch.
+    observer.keySetFetched('ok', seconds())
+    return new Response(read.body, { status: 200, statusText: read.answered.statusText, headers: read.answered.headers })
+  }
+}
+
+// Read with a bound, as it arrives (after any content coding is undone): a provider, or whoever
+// answers in its place, cannot make the service hold more than `maxBytes` of it.
+const keySetBody = async (answered: Response, maxBytes: number): Promise<string> => {
+  const reader = answered.body?.getReader()
+  if (answered.status !== 200) {
+    void reader?.cancel().catch(() => undefined)
+    throw new Error(`the key set answered HTTP ${answered.status}`)
+  }
+  if (reader === undefined) return ''
+  const chunks: Uint8Array[] = []
+  let length = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    length += value.byteLength
+    if (length > maxBytes) {
+      void reader.cancel().catch(() => undefined)
+      throw new Error(`the key set is larger than ${maxBytes} bytes`)
+    }
+    chunks.push(value)
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks))
+}
+
+// The shape jose accepts as a key set (a JSON object whose `keys` is an array of objects), with
+// no more keys than allowed.
+const keySetIn = (body: string, maxKeys: number): JSONWebKeySet => {
+  const keys = keysIn(body)
+  if (keys === undefined) throw new Error('the key set URL answered 200 with something that is not a JSON Web Key Set')
+  if (keys.length > maxKeys) throw new Error(`the key set holds ${keys.length} keys, more than ${maxKeys}`)
+  return { keys }
+}
+
+const keysIn = (body: string): JSONWebKeySet['keys'] | undefined => {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(body)
+  } catch {
+    return undefined
+  }
+  if (typeof parsed !== 'object' || parsed === null || !('keys' in parsed)) return undefined
+  const keys: unknown = parsed.keys
+  return Array.isArray(keys) && keys.every((key) => typeof key === 'object' && key !== null && !Array.isArray(key))
+    ? (keys as JSONWebKeySet['keys'])
+    : undefined
+}
