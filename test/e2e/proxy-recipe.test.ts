@@ -1,12 +1,13 @@
 import { expect } from 'chai'
 import { Agent, request } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { connect, type Socket } from 'node:net'
+import { once } from 'node:events'
+import { connect, createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { composeService, environmentOf, readComposeFile } from '../support/compose.js'
 import { useCurrentBuild } from '../support/current-build.js'
-import { findNginx, startShippedNginx, type RunningNginx } from '../support/nginx.js'
+import { findNginx, freePort, startShippedNginx, type RunningNginx } from '../support/nginx.js'
 import { reportPending } from '../support/pending.js'
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js'
 
@@ -157,5 +158,114 @@ describe('the load balancer recipe (deploy/nginx.conf, compose.yaml) in front of
     const counts = tally(outcomes)
     expect((counts['200'] ?? 0) / outcomes.length, `answers: ${JSON.stringify(counts)}`).to.be.at.least(0.9)
     expect(counts['502'] ?? 0, `502s among ${JSON.stringify(counts)}`).to.equal(0)
+  })
+})
+
+// An instance that reads a whole request and closes the connection without answering, as one
+// stopped in the middle of a request does.
+const startDropper = async () => {
+  let requests = 0
+  const server = createServer((socket) => {
+    let seen = ''
+    socket.on('error', () => undefined)
+    socket.setEncoding('latin1').on('data', (chunk: string) => {
+      seen += chunk
+      const headersEnd = seen.indexOf('\r\n\r\n')
+      if (headersEnd === -1) return
+      const length = Number(/^content-length:\s*(\d+)/im.exec(seen.slice(0, headersEnd))?.[1] ?? 0)
+      if (seen.length - headersEnd - 4 < length) return
+      requests += 1
+      socket.destroy()
+    })
+  }).listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const { port } = server.address() as { port: number }
+  return { host: `127.0.0.1:${port}`, requests: () => requests, close: () => new Promise((resolve) => server.close(resolve)) }
+}
+
+describe('the load balancer recipe (deploy/nginx.conf) when an instance drops a request it was sent', function () {
+  this.timeout(120_000)
+  useCurrentBuild()
+  let nginx: RunningNginx | undefined
+  let instance: ServiceProcess | undefined
+  let dropper: Awaited<ReturnType<typeof startDropper>> | undefined
+  let dir = ''
+  let token = ''
+
+  before(async function () {
+    const binary = findNginx()
+    if (typeof binary !== 'string') {
+      reportPending('the load balancer recipe, a dropped request', binary.missing)
+      this.skip()
+    }
+    const env = environmentOf(composeService(readComposeFile(), 'plant-store-1'))
+    const withoutStorage = Object.fromEntries(Object.entries(env).filter(([name]) => name !== 'MONGODB_URI'))
+    token = (withoutStorage['PLANT_STORE_TOKENS'] ?? '').split(',')[0] ?? ''
+    instance = startServiceProcess({ ...withoutStorage, HOST: '127.0.0.1', PORT: '0' })
+    const url = await instance.listening
+    dropper = await startDropper()
+    dir = mkdtempSync(join(tmpdir(), 'plant-store-nginx-'))
+    nginx = await startShippedNginx(binary, [dropper.host, new URL(url).host], dir)
+  })
+
+  after(async function () {
+    await nginx?.stop()
+    await instance?.stop('SIGKILL')
+    await dropper?.close()
+    if (dir !== '') rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('stores a POST on the other instance: a create is idempotent by id, so the proxy may repeat it', async function () {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    const outcomes: Outcome[] = []
+    try {
+      for (let id = 1; id <= 4; id += 1) outcomes.push(await post(agent, nginx?.url ?? '', { Authorization: `Bearer ${token}` }, `{"id":${id},"name":"Fern"}`))
+    } finally {
+      agent.destroy()
+    }
+    expect(dropper?.requests(), 'requests the dropping instance was sent').to.be.at.least(1)
+    expect(outcomes).to.deep.equal([200, 200, 200, 200])
+  })
+})
+
+describe('the load balancer recipe (deploy/nginx.conf) while storage is unavailable', function () {
+  this.timeout(120_000)
+  useCurrentBuild()
+  let nginx: RunningNginx | undefined
+  let instances: ServiceProcess[] = []
+  let dir = ''
+  let token = ''
+
+  before(async function () {
+    const binary = findNginx()
+    if (typeof binary !== 'string') {
+      reportPending('the load balancer recipe, storage unavailable', binary.missing)
+      this.skip()
+    }
+    const env = environmentOf(composeService(readComposeFile(), 'plant-store-1'))
+    token = (env['PLANT_STORE_TOKENS'] ?? '').split(',')[0] ?? ''
+    // A replica set nobody answers for: a port nothing listens on.
+    const storage = `mongodb://127.0.0.1:${await freePort()}/?serverSelectionTimeoutMS=300`
+    instances = [0, 1].map(() => startServiceProcess({ ...env, MONGODB_URI: storage, MONGODB_TIMEOUT_MS: '300', SHUTDOWN_GRACE_MS: '1000', HOST: '127.0.0.1', PORT: '0' }))
+    const urls = await Promise.all(instances.map((instance) => instance.listening))
+    dir = mkdtempSync(join(tmpdir(), 'plant-store-nginx-'))
+    nginx = await startShippedNginx(binary, urls.map((url) => new URL(url).host), dir)
+  })
+
+  after(async function () {
+    await nginx?.stop()
+    await Promise.all(instances.map((instance) => instance.stop('SIGKILL')))
+    if (dir !== '') rmSync(dir, { recursive: true, force: true })
+  })
+
+  it("passes the instances' 503 on, and keeps them in the rotation for when storage is back", async function () {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    const outcomes: Outcome[] = []
+    try {
+      for (let id = 1; id <= 8; id += 1) outcomes.push(await post(agent, nginx?.url ?? '', { Authorization: `Bearer ${token}` }, `{"id":${id},"name":"Fern"}`))
+    } finally {
+      agent.destroy()
+    }
+    expect(outcomes, 'a 503 with Retry-After from the service, never the proxy\'s 502').to.deep.equal(Array.from({ length: 8 }, () => 503))
   })
 })
