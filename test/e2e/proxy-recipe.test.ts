@@ -137,6 +137,8 @@ describe('the load balancer recipe (deploy/nginx.conf, compose.yaml) in front of
 
   afterEach(function () {
     for (const instance of instances) expect(instance.child.exitCode, `an instance exited: ${instance.stderr()}`).to.equal(null)
+    // Out of worker connections or open files is an alert; the recipe must have room for the load.
+    expect(nginx?.errorLog() ?? '', "nginx's error log").not.to.match(/\[(alert|crit|emerg)\]/)
   })
 
   it(`holds ${CLIENTS} clients at once: every request stored, none answered 502`, async function () {
