@@ -25,5 +25,9 @@ COPY --from=build /app/dist dist
 USER node
 EXPOSE 3000
 # Node, not npm or a shell, is the process that receives docker stop's SIGTERM, so the drain runs.
-HEALTHCHECK --interval=10s --timeout=2s --start-period=5s --retries=3 CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Its stop takes up to SHUTDOWN_DRAIN_MS + SHUTDOWN_GRACE_MS (15 s by default): give the engine
+# more before its SIGKILL (`docker run --stop-timeout 30`, compose's stop_grace_period).
+# The health check is liveness: a storage outage, which /readyz reports, must not make the engine
+# take every container for broken and restart it; readiness is for the load balancer.
+HEALTHCHECK --interval=10s --timeout=2s --start-period=5s --retries=3 CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "dist/apps/server/main.js"]

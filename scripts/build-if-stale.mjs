@@ -2,9 +2,20 @@
 // start with dist/ up to date costs a few file stats instead of a full tsc run (about 6 s).
 // It prints nothing on stdout: the service's JSON lines are the only thing there.
 import { spawnSync } from 'node:child_process'
-import { BUILD_ARGS, forgetFailedBuild, isBuildCurrent } from './build-state.mjs'
+import { existsSync } from 'node:fs'
+import { BUILD_ARGS, canBuild, forgetFailedBuild, isBuildCurrent, MAIN } from './build-state.mjs'
 
 if (!isBuildCurrent()) {
+  if (!canBuild()) {
+    // A production install has no compiler: the build it holds is the one to run. Trying to build
+    // would fail, and a failed build is forgotten, which would delete the build it has.
+    if (!existsSync(MAIN)) {
+      process.stderr.write('plant-store: dist/ holds no build and TypeScript is not installed (a production install): build with the development install first (npm ci && npm run build)\n')
+      process.exit(1)
+    }
+    process.stderr.write('plant-store: sources changed since the last build, but TypeScript is not installed: starting the build in dist/ as it is\n')
+    process.exit(0)
+  }
   process.stderr.write('plant-store: sources changed since the last build; building dist/ first\n')
   // tsc reports type errors on stdout; they are the reason the start stops, so they go to stderr, visible.
   const tsc = spawnSync(process.execPath, [...BUILD_ARGS], { stdio: ['ignore', process.stderr, 'inherit'] })

@@ -10,16 +10,23 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 /** The built entry point that `npm start` runs. tsc writes every output on each build, so its time is the build's. */
 export const MAIN = join(ROOT, 'dist/apps/server/main.js')
 
+const TSC = join(ROOT, 'node_modules/typescript/bin/tsc')
+
 /** `node` arguments that run the build (`npm run build`). */
-export const BUILD_ARGS = [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')]
+export const BUILD_ARGS = [TSC, '-p', join(ROOT, 'tsconfig.build.json')]
+
+/** Whether the compiler is installed: a production install (`npm ci --omit=dev`) has none. */
+export const canBuild = () => existsSync(TSC)
 
 // What the build compiles (tsconfig.build.json), and what decides how it is compiled.
 const SOURCE_FOLDERS = ['core', 'adapters', 'apps']
 const BUILD_SETTINGS = ['tsconfig.json', 'tsconfig.build.json', 'package.json']
 
 const newestSource = () => {
-  const times = BUILD_SETTINGS.map((file) => statSync(join(ROOT, file)).mtimeMs)
+  const times = BUILD_SETTINGS.filter((file) => existsSync(join(ROOT, file))).map((file) => statSync(join(ROOT, file)).mtimeMs)
   for (const folder of SOURCE_FOLDERS) {
+    // A tree holding only the build (a container image) has no sources to be newer than it.
+    if (!existsSync(join(ROOT, folder))) continue
     for (const entry of readdirSync(join(ROOT, folder), { recursive: true, withFileTypes: true })) {
       if (entry.isFile() && entry.name.endsWith('.ts')) times.push(statSync(join(entry.parentPath, entry.name)).mtimeMs)
     }

@@ -3,7 +3,13 @@ import { execFile } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createServer } from 'node:net'
+import { once } from 'node:events'
 import { promisify } from 'node:util'
+import { runInNewContext } from 'node:vm'
+import * as E from 'fp-ts/lib/Either.js'
+import { loadConfig } from '../../apps/server/config.js'
+import { composeService, durationMs, environmentOf, readComposeFile } from '../support/compose.js'
 import { copyFiles, ROOT } from '../support/clean-clone.js'
 import { useCurrentBuild } from '../support/current-build.js'
 import { copyOf, envOf, execForm, stagesOf, type Stage } from '../support/dockerfile.js'
@@ -19,6 +25,15 @@ const run = promisify(execFile)
 const DOCKERFILE = readFileSync(join(ROOT, 'Dockerfile'), 'utf8')
 const DOCKERIGNORE = readFileSync(join(ROOT, '.dockerignore'), 'utf8')
 const TOKEN = 'container-recipe-token-0123456789'
+
+// A loopback port nothing listens on now: storage there cannot be reached.
+const closedPort = async (): Promise<number> => {
+  const server = createServer().listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
 
 const stage = (name: string): Stage => {
   const found = stagesOf(DOCKERFILE).find((s) => s.name === name)
@@ -132,11 +147,134 @@ describe('the container recipe, its runtime steps run outside a container', func
       })
       expect(response.status).to.equal(200)
       service.child.kill('SIGTERM')
-      await new Promise((resolve) => setTimeout(resolve, 200))
-      expect(await probeOnce(port), 'the health check of a draining service').to.equal(1)
       expect(await service.exited, 'the exit status after the drain').to.equal(0)
+      expect(await probeOnce(port), 'the health check of a stopped service').to.equal(1)
     } finally {
       await service.stop('SIGKILL')
+    }
+  })
+
+  it('has a liveness health check: it passes while storage cannot be reached, when /readyz says 503', async function () {
+    const runtime = stage('runtime')
+    const [, ...rest] = execForm(args(runtime, 'CMD')[0] ?? '[]')
+    const storage = await closedPort()
+    const service = startServiceProcess(
+      { ...env, HOST: '127.0.0.1', PORT: '0', PLANT_STORE_TOKENS: TOKEN, MONGODB_URI: `mongodb://127.0.0.1:${storage}/?serverSelectionTimeoutMS=300` },
+      { argv: [process.execPath, ...rest], cwd: dir },
+    )
+    const healthcheck = args(runtime, 'HEALTHCHECK')[0] ?? ''
+    const [probe = 'node', ...probeArgs] = execForm(healthcheck.slice(healthcheck.indexOf('CMD ') + 4))
+    try {
+      const url = await service.listening
+      expect((await fetch(`${url}/readyz`)).status, '/readyz with storage down').to.equal(503)
+      const status = await run(probe === 'node' ? process.execPath : probe, probeArgs, { env: { ...env, PORT: new URL(url).port } }).then(
+        () => 0,
+        (error: { code?: number }) => error.code ?? 1,
+      )
+      expect(status, 'the container health check with storage down: the engine must not restart it').to.equal(0)
+    } finally {
+      await service.stop('SIGKILL')
+    }
+  })
+})
+
+// What compose.yaml promises that can be checked without an engine: it is read as the engine
+// reads it, and the parts that run (the replica set's initiation script, the instances'
+// environment) are run against stand-ins.
+describe('the compose deployment, read without a container engine', function () {
+  const compose = readComposeFile()
+  const instances = Object.entries(compose.services).filter(([, service]) => service.image === 'plant-store')
+  const members = Object.entries(compose.services).filter(([, service]) => JSON.stringify(service.command ?? '').includes('--replSet'))
+
+  // The mongosh script of `mongo-init`, run in a context where `rs`, `db` and `sleep` are stand-ins.
+  const runInitiation = (options: { readonly initiated: boolean; readonly primaryAfterHellos: number; readonly primary: string }) => {
+    const command = composeService(compose, 'mongo-init').command
+    if (!Array.isArray(command)) expect.fail('mongo-init has no command list')
+    const script = String(command[command.indexOf('--eval') + 1] ?? '')
+    const initiated: unknown[] = []
+    let hellos = 0
+    let sleeps = 0
+    const context = {
+      rs: {
+        status: () => {
+          if (!options.initiated) throw new Error('no replset config has been received')
+          return { ok: 1 }
+        },
+        initiate: (config: unknown) => initiated.push(config),
+      },
+      db: {
+        hello: () => {
+          hellos += 1
+          return hellos < options.primaryAfterHellos
+            ? { isWritablePrimary: false, secondary: false }
+            : { isWritablePrimary: options.primary === 'mongo1:27017', secondary: options.primary !== 'mongo1:27017', primary: options.primary }
+        },
+      },
+      sleep: () => {
+        sleeps += 1
+        if (sleeps > 100) throw new Error('still waiting after 100 sleeps')
+      },
+    }
+    runInNewContext(script, context, { timeout: 5_000 })
+    return { initiated, hellos }
+  }
+
+  it('initiates the replica set once, then waits for a primary, whichever member the election makes it', function () {
+    for (const primary of ['mongo1:27017', 'mongo2:27017', 'mongo3:27017']) {
+      const { initiated, hellos } = runInitiation({ initiated: false, primaryAfterHellos: 3, primary })
+      expect(initiated, `with ${primary} elected`).to.have.length(1)
+      expect(hellos, `with ${primary} elected`).to.equal(3)
+    }
+    expect(JSON.stringify(runInitiation({ initiated: false, primaryAfterHellos: 1, primary: 'mongo1:27017' }).initiated)).to.include('mongo3:27017')
+    expect(runInitiation({ initiated: true, primaryAfterHellos: 1, primary: 'mongo3:27017' }).initiated, 'a set already initiated').to.have.length(0)
+  })
+
+  it("keeps each replica set member's data in a named volume of its own, which `docker compose down` leaves", function () {
+    expect(members.map(([name]) => name)).to.have.length(3)
+    const declared = Object.keys(compose.volumes ?? {})
+    const sources = members.map(([name, service]) => {
+      const data = (service.volumes ?? []).find((volume) => volume.endsWith(':/data/db'))
+      expect(data, `${name}'s /data/db`).to.be.a('string')
+      const source = (data ?? '').split(':')[0] ?? ''
+      expect(declared, `${name}'s /data/db is a named volume`).to.include(source)
+      return source
+    })
+    expect(new Set(sources).size, 'one volume per member').to.equal(members.length)
+  })
+
+  it('checks liveness in the container, and leaves readiness to the load balancer', function () {
+    const healthcheck = args(stage('runtime'), 'HEALTHCHECK')[0] ?? ''
+    expect(healthcheck).to.include('/healthz')
+    expect(healthcheck).not.to.include('/readyz')
+    expect(instances.map(([name]) => name)).to.have.length(2)
+    for (const [name, service] of instances) {
+      expect(JSON.stringify(service.healthcheck ?? {}), `${name} keeps the image's health check`).not.to.include('/readyz')
+    }
+    const balancer = composeService(compose, 'load-balancer').depends_on
+    for (const [name] of instances) expect(balancer, `the load balancer starts after ${name} is live`).to.deep.include({ [name]: { condition: 'service_healthy' } })
+  })
+
+  it("gives each instance's stop more time than its drain and grace before the engine's SIGKILL", function () {
+    // The service's own reading of the environment compose gives it, plus the second its logs get to flush.
+    for (const [name, service] of instances) {
+      const config = loadConfig(environmentOf(service))
+      if (E.isLeft(config)) expect.fail(`${name}'s environment: ${config.left.join('; ')}`)
+      const { drainMs, graceMs } = config.right.shutdown
+      expect(durationMs(service.stop_grace_period ?? '10s'), `${name}'s stop_grace_period`).to.be.above(drainMs + graceMs + 1_000)
+    }
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+    const timeout = /docker run --stop-timeout (\d+) /.exec(readme)?.[1]
+    expect(timeout, "the README's docker run gives --stop-timeout").to.be.a('string')
+    const defaults = loadConfig({ PLANT_STORE_TOKENS: TOKEN })
+    if (E.isLeft(defaults)) expect.fail(defaults.left.join('; '))
+    expect(Number(timeout) * 1_000).to.be.above(defaults.right.shutdown.drainMs + defaults.right.shutdown.graceMs + 1_000)
+  })
+
+  it("lifts the instances' per-address share behind the load balancer, where every client has its address", function () {
+    for (const [name, service] of instances) {
+      const config = loadConfig(environmentOf(service))
+      if (E.isLeft(config)) expect.fail(`${name}'s environment: ${config.left.join('; ')}`)
+      expect(config.right.serverLimits.maxConnectionsPerAddress, name).to.equal(config.right.serverLimits.maxConnections)
     }
   })
 })
