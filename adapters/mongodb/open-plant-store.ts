@@ -9,8 +9,8 @@ import { makeMongoPlantStore } from './plant-store.js'
 export interface MongoPlantStoreSettings {
   /**
    * A MongoDB connection string; options named in it win over this adapter's defaults, but for
-   * those that would break its promises (`w=0`, `compressors`, `promoteLongs=false`,
-   * `promoteValues=false`), which it refuses.
+   * those that would break its promises (`w=0`, `compressors`, `raw=true`,
+   * `promoteLongs=false`, `promoteValues=false`), which it refuses.
    */
   readonly uri: string
   readonly dbName: string

@@ -7,7 +7,7 @@ import type { MongoClient } from 'mongodb'
  * request by request.
  */
 export const refusedOptionsOf = (client: MongoClient): ReadonlyArray<string> =>
-  [breakingDecoding(client), unacknowledgedWrites(client), compression(client)].filter(
+  [breakingDecoding(client), rawReplies(client), unacknowledgedWrites(client), compression(client)].filter(
     (reason): reason is string => reason !== undefined,
   )
 
@@ -22,6 +22,13 @@ const breakingDecoding = ({ bsonOptions }: MongoClient): string | undefined => {
     ? undefined
     : `${named.join(' and ')} cannot be used: this adapter reads int64 values, plant ids among them, as bigint`
 }
+
+// Replies left as BSON bytes: a taken id could not be told from any other failure of the insert,
+// nor the stored plant read back, so every replay and every conflict would fail.
+const rawReplies = ({ bsonOptions }: MongoClient): string | undefined =>
+  bsonOptions.raw === true
+    ? 'raw=true cannot be used: MongoDB\'s replies would stay undecoded bytes, so a create could neither recognise a taken id nor read the plant stored under it'
+    : undefined
 
 // An unacknowledged insert is sent with no reply to wait for: a create could not tell its plant
 // stored from an id another plant holds, and would answer 200 for both.
