@@ -1,4 +1,5 @@
 import { expect } from 'chai'
+import { readFileSync } from 'node:fs'
 import { MongoClient, type MongoClientOptions } from 'mongodb'
 import { clientOptionsFor, resolveTimeouts } from '../../../adapters/mongodb/client-options.js'
 import { refusedOptionsOf } from '../../../adapters/mongodb/refused-options.js'
@@ -28,5 +29,20 @@ describe('MongoDB options refused at start', function () {
   it('accepts compression named "none" and acknowledged write concerns', function () {
     expect(refusedFor('mongodb://db.example/', { compressors: ['none'], writeConcern: { w: 1 } })).to.deep.equal([])
     expect(refusedFor('mongodb://db.example/?w=1&compressors=none')).to.deep.equal([])
+  })
+})
+
+describe('docs/mongodb.md on connection string options', function () {
+  const page = readFileSync(new URL('../../../docs/mongodb.md', import.meta.url), 'utf8')
+  const rowOf = (option: string): string | undefined => page.split('\n').find((line) => line.startsWith(`| \`${option}`))
+
+  it('lists every option refused at start, in the table of refusals', function () {
+    for (const option of ['w=0', 'compressors=', 'promoteLongs=false', 'raw=true']) expect(rowOf(option), option).to.not.equal(undefined)
+    expect(rowOf('promoteLongs=false')).to.include('`promoteValues=false`')
+  })
+
+  it('states the write concern timeout the adapter sets', function () {
+    const { wtimeoutMS } = new MongoClient('mongodb://db.example', clientOptionsFor('mongodb://db.example', resolveTimeouts())).options.writeConcern ?? {}
+    expect(/\((\d+) ms by default\)/.exec(rowOf('wtimeoutMS') ?? '')?.[1]).to.equal(String(wtimeoutMS))
   })
 })
