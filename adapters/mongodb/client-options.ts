@@ -63,7 +63,7 @@ export const resolveTimeouts = (given: Partial<MongoTimeouts> = {}): MongoTimeou
  * with a fifth of it left for finding the server, connecting and the round trips. Never 0, which
  * would have the server wait for ever.
  */
-export const writeConcernTimeoutFor = (operationMs: number): number => Math.max(1, Math.floor((operationMs * 2) / 5))
+const writeConcernTimeoutFor = (operationMs: number): number => Math.max(1, Math.floor((operationMs * 2) / 5))
 
 /**
  * The driver options this adapter asks for, each only where the connection string does not say
