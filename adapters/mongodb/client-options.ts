@@ -54,10 +54,24 @@ export const resolveTimeouts = (given: Partial<MongoTimeouts> = {}): MongoTimeou
 }
 
 /**
+ * How long MongoDB may wait for a write's write concern before it answers a write concern error
+ * (the write kept), for a store call bounded by `operationMs`. The server must answer before the
+ * call's deadline: a reply cut by the deadline costs its connection, which the driver destroys (in
+ * production a new TCP and TLS handshake and an authentication), while a write concern error
+ * leaves it in the pool. A create may wait out one batch on the wire (waiting at most this long
+ * for its own write concern) before its own batch is sent, so two such waits fit in the deadline,
+ * with a fifth of it left for finding the server, connecting and the round trips. Never 0, which
+ * would have the server wait for ever.
+ */
+const writeConcernTimeoutFor = (operationMs: number): number => Math.max(1, Math.floor((operationMs * 2) / 5))
+
+/**
  * The driver options this adapter asks for, each only where the connection string does not say
  * otherwise (the driver lets options given in code override the string, and the operator's
- * string must win): acknowledged writes are majority-committed and journaled, writes are retried
- * once, and every wait is bounded (selection and connecting here, the rest by the call's deadline).
+ * string must win): acknowledged writes are majority-committed and journaled, the server gives up
+ * waiting for that well within the deadline, writes are retried once, and every wait is bounded
+ * (selection and connecting here, the rest by the call's deadline). Options that cannot keep the
+ * adapter's promises are refused, not overridden (refused-options.ts).
  */
 export const clientOptionsFor = (uri: string, timeouts: MongoTimeouts): MongoClientOptions => {
   const named = optionNamesIn(uri)
@@ -68,7 +82,7 @@ export const clientOptionsFor = (uri: string, timeouts: MongoTimeouts): MongoCli
   const writeConcern = {
     ...unless(['w'], { w: 'majority' as const }),
     ...unless(['journal', 'j', 'fsync'], { journal: true }),
-    ...unless(['wtimeoutMS', 'wtimeout'], { wtimeoutMS: timeouts.operationMs }),
+    ...unless(['wtimeoutMS', 'wtimeout'], { wtimeoutMS: writeConcernTimeoutFor(timeouts.operationMs) }),
   }
   return {
     // int64 values, `_id` included, come back as bigint: exact over the whole range.

@@ -16,6 +16,7 @@ import { configurationFaultIn } from './configuration-fault.js'
 import { isDeadlineExceeded, withinDeadline } from './deadline.js'
 import { makeInsertBatches, type InsertBatches, type InsertResult } from './insert-batches.js'
 import type { PlantDocument } from './plant-document.js'
+import { refusedOptionsOf } from './refused-options.js'
 import { meansServerUnreachable, meansStorageUnavailable } from './unavailability.js'
 
 /** What one store call gets to work with. */
@@ -59,7 +60,10 @@ export interface MongoConnectionSettings {
   readonly timeouts: MongoTimeouts
 }
 
-/** The connection string or an option could not be understood; nothing was opened. */
+/**
+ * The connection string or an option could not be understood, or names an option this adapter
+ * cannot keep its promises with (refused-options.ts); nothing was opened.
+ */
 export interface InvalidMongoSettings {
   readonly _tag: 'InvalidMongoSettings'
   readonly message: string
@@ -78,22 +82,12 @@ const newClient = ({ uri, timeouts }: MongoConnectionSettings): E.Either<Invalid
       (error): InvalidMongoSettings => invalidSettings(error instanceof Error ? error.message : String(error)),
     ),
     E.filterOrElse(
-      (client) => breakingDecodingOptions(client).length === 0,
-      (client) =>
-        invalidSettings(
-          `${breakingDecodingOptions(client).join(' and ')} cannot be used: this adapter reads int64 values, plant ids among them, as bigint`,
-        ),
+      (client) => refusedOptionsOf(client).length === 0,
+      (client) => invalidSettings(refusedOptionsOf(client).join('; ')),
     ),
   )
 
 const invalidSettings = (message: string): InvalidMongoSettings => ({ _tag: 'InvalidMongoSettings', message })
-
-// Decoding options a connection string may set that make every stored id unreadable: int64
-// values would come back as Long (or every value as a BSON wrapper), which no plant decodes from.
-const breakingDecodingOptions = ({ bsonOptions }: MongoClient): ReadonlyArray<string> => [
-  ...(bsonOptions.promoteLongs === false ? ['promoteLongs=false'] : []),
-  ...(bsonOptions.promoteValues === false ? ['promoteValues=false'] : []),
-]
 
 /** One client and the calls that run on it. */
 interface ClientInUse {

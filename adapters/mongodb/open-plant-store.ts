@@ -7,7 +7,11 @@ import { makeMongoPlantStore } from './plant-store.js'
 
 /** Where and how to keep plants in MongoDB. */
 export interface MongoPlantStoreSettings {
-  /** A MongoDB connection string; options named in it win over this adapter's defaults. */
+  /**
+   * A MongoDB connection string; options named in it win over this adapter's defaults, but for
+   * those that would break its promises (`w=0`, `compressors`, `raw=true`,
+   * `promoteLongs=false`, `promoteValues=false`), which it refuses.
+   */
   readonly uri: string
   readonly dbName: string
   /** Defaults to `plants`. */
@@ -26,7 +30,8 @@ export interface MongoPlantStore {
 /**
  * Opens a MongoDB plant store without waiting for MongoDB: it connects on first use, so this
  * returns at once even while the server is down (`checkReady` says when it is reachable). Fails
- * only when the connection string or an option cannot be understood.
+ * only when the connection string or an option cannot be understood, or names an option the
+ * adapter refuses.
  */
 export const openMongoPlantStore = (
   settings: MongoPlantStoreSettings,

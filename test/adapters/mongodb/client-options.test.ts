@@ -19,8 +19,16 @@ describe('MongoDB client options', function () {
   describe('by default', function () {
     const options = effective('mongodb://db.example:27017/?replicaSet=rs0')
 
-    it('acknowledges a write once a majority has journaled it, waiting no longer than the deadline', function () {
-      expect(writeConcernOf(options)).to.deep.equal({ w: 'majority', journal: true, wtimeoutMS: 5000 })
+    it('acknowledges a write once a majority has journaled it; the server gives up waiting for that within 40% of the deadline', function () {
+      expect(writeConcernOf(options)).to.deep.equal({ w: 'majority', journal: true, wtimeoutMS: 2000 })
+    })
+
+    it('lets the server answer a slow write before the deadline, even for a create that waited behind one on the wire', function () {
+      for (const operationMs of [5000, 1500, 1000, 7, 3]) {
+        const { wtimeoutMS = 0 } = new MongoClient('mongodb://db.example', clientOptionsFor('mongodb://db.example', resolveTimeouts({ operationMs }))).options.writeConcern ?? {}
+        expect(wtimeoutMS, `deadline ${operationMs} ms`).to.be.above(0)
+        expect(2 * wtimeoutMS, `deadline ${operationMs} ms`).to.be.below(operationMs)
+      }
     })
 
     it('retries a write once after a failover or a dropped connection', function () {
@@ -43,11 +51,11 @@ describe('MongoDB client options', function () {
 
   describe('when the connection string says otherwise, it wins', function () {
     it('w=1 means acknowledged by the primary alone, still journaled and bounded', function () {
-      expect(writeConcernOf(effective('mongodb://db.example/?w=1'))).to.deep.equal({ w: 1, journal: true, wtimeoutMS: 5000 })
+      expect(writeConcernOf(effective('mongodb://db.example/?w=1'))).to.deep.equal({ w: 1, journal: true, wtimeoutMS: 2000 })
     })
 
     // Each setting named alone, and every pair: the one named changes, the others keep the defaults.
-    const DEFAULTS = { w: 'majority', journal: true, wtimeoutMS: 5000 }
+    const DEFAULTS = { w: 'majority', journal: true, wtimeoutMS: 2000 }
     const NAMED = { w: ['w=2', 2], journal: ['journal=false', false], wtimeoutMS: ['wtimeoutMS=250', 250] } as const
     const names = Object.keys(NAMED) as Array<keyof typeof NAMED>
     for (const combination of [...names.map((n) => [n]), ...names.flatMap((a, i) => names.slice(i + 1).map((b) => [a, b]))]) {

@@ -77,15 +77,44 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB configuration 
   })
 
   describe('known at start', function () {
-    for (const option of ['promoteLongs=false', 'promoteValues=false']) {
-      it(`${option} in the connection string is refused before anything is opened, naming it`, function () {
+    // Each option with what the message must say of why it cannot be used.
+    const REFUSED: ReadonlyArray<{ readonly option: string; readonly named: string; readonly why: RegExp }> = [
+      { option: 'promoteLongs=false', named: 'promoteLongs=false', why: /int64 values, plant ids among them, as bigint/ },
+      { option: 'promoteValues=false', named: 'promoteValues=false', why: /int64 values, plant ids among them, as bigint/ },
+      { option: 'raw=true', named: 'raw=true', why: /replies would stay undecoded bytes.*recognise a taken id/ },
+      { option: 'w=0', named: 'w=0', why: /unacknowledged insert gets no answer.*id another plant already holds/ },
+      { option: 'W=0&journal=true', named: 'w=0', why: /unacknowledged insert/ },
+      { option: 'w=0&journal=false', named: 'w=0', why: /unacknowledged insert/ },
+      { option: 'compressors=zlib', named: 'compressors=zlib', why: /compresses a command after its last look at the deadline.*sent to MongoDB after its request was answered 503/ },
+      { option: 'compressors=snappy,zstd', named: 'compressors=snappy,zstd', why: /after its request was answered 503/ },
+      { option: 'compressors=none,zlib&zlibCompressionLevel=9', named: 'compressors=zlib', why: /after its request was answered 503/ },
+    ]
+    for (const { option, named, why } of REFUSED) {
+      it(`${option} in the connection string is refused before anything is opened, naming ${named} and why`, function () {
         const opening = openMongoPlantStore({ uri: `${peer.uri}&${option}`, dbName })
         if (E.isRight(opening)) {
           opened.push(opening.right)
           expect.fail(`${option} was accepted`)
         }
         expect(opening.left._tag).to.equal('InvalidMongoSettings')
-        expect(opening.left.message).to.include(option)
+        expect(opening.left.message).to.include(`${named} cannot be used`)
+        expect(opening.left.message).to.match(why)
+      })
+    }
+
+    it('names every refused option at once', function () {
+      const opening = openMongoPlantStore({ uri: `${peer.uri}&promoteLongs=false&w=0&compressors=zlib`, dbName })
+      if (E.isRight(opening)) {
+        opened.push(opening.right)
+        expect.fail('the options were accepted')
+      }
+      for (const named of ['promoteLongs=false', 'w=0', 'compressors=zlib']) expect(opening.left.message).to.include(`${named} cannot be used`)
+    })
+
+    for (const option of ['w=1', 'compressors=none', 'zlibCompressionLevel=6']) {
+      it(`${option} is accepted: it keeps every promise`, async function () {
+        const store = open(`${peer.uri}&${option}`)
+        expect(expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())._tag).to.equal('Inserted')
       })
     }
   })

@@ -4,10 +4,11 @@ import { openStorage } from '../../../apps/server/storage.js'
 import { useCurrentBuild } from '../../support/current-build.js'
 import { startServiceProcess, type ServiceProcess } from '../../support/service-process.js'
 
-// A connection string whose decoding options would make every stored plant unreadable is a
+// A connection string naming an option that would break what the service promises (decoding
+// options that make every stored plant unreadable, unacknowledged writes, compression) is a
 // configuration that can be known wrong at start: it stops the service there, not request by request.
 describe('storage chosen by configuration', function () {
-  const BREAKING = ['promoteLongs=false', 'promoteValues=false']
+  const BREAKING = ['promoteLongs=false', 'promoteValues=false', 'w=0', 'compressors=zlib']
 
   for (const option of BREAKING) {
     it(`refuses MONGODB_URI with ${option}, naming the variable and the option`, async function () {
@@ -17,7 +18,7 @@ describe('storage chosen by configuration', function () {
         expect.fail(`${option} was accepted`)
       }
       expect(opened.left).to.match(/^MONGODB_URI: expected a connection string this service can use/)
-      expect(opened.left).to.include(option)
+      expect(opened.left).to.include(`${option} cannot be used: `)
     })
   }
 
@@ -35,6 +36,8 @@ describe('storage chosen by configuration', function () {
       expect(await service.exited).to.equal(1)
       expect(service.stderr()).to.include('MONGODB_URI: expected a connection string this service can use')
       expect(service.stderr()).to.include('promoteLongs=false and promoteValues=false cannot be used')
+      expect(service.stderr()).to.include('w=0 cannot be used')
+      expect(service.stderr()).to.include('compressors=zlib cannot be used')
     })
   })
 })

@@ -1,0 +1,96 @@
+import { expect } from 'chai'
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { Document } from 'bson'
+import * as E from 'fp-ts/lib/Either.js'
+import { MongoWriteConcernError } from 'mongodb'
+import type { MongoPlantStore, MongoTimeouts } from '../../../adapters/mongodb/index.js'
+import type { InsertOutcome, PlantStore, StoreError } from '../../../core/index.js'
+import { expectRight } from '../../support/either.js'
+import { PEER_MONITORING_MODES, startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
+import { plant } from '../../support/plants.js'
+import { freshDbName, openStore, TEST_TIMEOUTS } from './support.js'
+
+// Every connection the driver opens starts with a handshake, a `hello` carrying the client's
+// metadata; later `hello`s (a monitor's) carry none. So the handshakes the peer received are the
+// connections it accepted.
+const isHandshake = (name: string, command: Document): boolean =>
+  (name === 'hello' || name.toLowerCase() === 'ismaster') && command.client !== undefined
+
+// A write whose majority takes longer than the deadline. MongoDB must answer it (a write concern
+// error, the plant kept) before the call's deadline would cut the reply: a reply cut by the
+// deadline costs its connection, which the driver destroys (in production a new TCP and TLS
+// handshake and an authentication for the next call).
+for (const monitoring of PEER_MONITORING_MODES) describe(`slow writes (wire peer, ${monitoring} monitoring)`, function () {
+  this.timeout(30_000)
+  const LAG_MS = 2500
+  let peer: MongoPeer
+  let handshakes: number
+  let storage: MongoPlantStore | undefined
+  let dbName: string
+  const stored = () => peer.documents(`${dbName}.plants`)
+
+  beforeEach(async function () {
+    handshakes = 0
+    peer = await startMongoPeer({ monitoring, onCommand: (name, command) => (isHandshake(name, command) ? (handshakes += 1) : undefined) })
+    dbName = freshDbName('slow')
+  })
+  afterEach(async function () {
+    await storage?.close()
+    storage = undefined
+    await peer.stop()
+  })
+
+  // One create first, so the pool holds a connection before the writes are slow.
+  const openWarm = async (timeouts: MongoTimeouts = TEST_TIMEOUTS): Promise<PlantStore> => {
+    const { store } = (storage = openStore(peer.uri, dbName, timeouts))
+    expect(expectRight(await store.insertUnlessExists(plant(100n, 'Warm-up'))())._tag).to.equal('Inserted')
+    return store
+  }
+
+  // The 503 the server caused: a write concern error, not the call's deadline.
+  const expectAnsweredByServer = (answer: E.Either<StoreError, InsertOutcome>, what: string): void => {
+    if (E.isRight(answer)) expect.fail(`${what}: expected StorageUnavailable, got ${answer.right._tag}`)
+    expect(answer.left._tag, what).to.equal('StorageUnavailable')
+    expect(answer.left._tag === 'StorageUnavailable' ? answer.left.cause : undefined, what).to.be.instanceOf(MongoWriteConcernError)
+  }
+
+  it('each is answered 503 with its plant kept, on the connection it came on, and its retry is a replay', async function () {
+    const store = await openWarm()
+    const before = handshakes
+    peer.faults.inject('insert', { kind: 'replicationLag', ms: LAG_MS }, 8)
+    const answers: Array<E.Either<StoreError, InsertOutcome>> = []
+    for (let id = 1n; id <= 8n; id += 1n) answers.push(await store.insertUnlessExists(plant(id, `Slow ${id}`))())
+    expect(handshakes - before, 'connections opened for 8 slow writes').to.equal(0)
+    answers.forEach((answer, index) => expectAnsweredByServer(answer, `create ${index + 1}`))
+    expect(stored().map(({ _id }) => BigInt(String(_id))).sort((a, b) => (a < b ? -1 : 1))).to.deep.equal([1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 100n])
+    // Eight waits for a majority took longer than the lag: a majority has the first plant now,
+    // and sending its create again is answered with it.
+    expect(expectRight(await store.insertUnlessExists(plant(1n, 'Slow 1'))())).to.deep.equal({
+      _tag: 'AlreadyStored',
+      stored: plant(1n, 'Slow 1'),
+    })
+  })
+
+  it('a create that waits behind two slow inserts on the wire is answered by the server too', async function () {
+    // Its wait and its own insert's wait fit in its deadline with a fifth of it to spare; a
+    // longer deadline than the other tests' keeps that spare above a loaded machine's pauses.
+    const store = await openWarm({ ...TEST_TIMEOUTS, operationMs: 2500 })
+    const before = handshakes
+    peer.faults.inject('insert', { kind: 'replicationLag', ms: LAG_MS }, 6)
+    const answers: Array<E.Either<StoreError, InsertOutcome>> = []
+    for (let round = 0n; round < 2n; round += 1n) {
+      // Two inserts on the wire (as many as may be), then a third create that waits for one of them.
+      const creates: Array<Promise<E.Either<StoreError, InsertOutcome>>> = []
+      for (let member = 1n; member <= 3n; member += 1n) {
+        creates.push(store.insertUnlessExists(plant(10n * round + member, 'Slow'))())
+        await sleep(20)
+      }
+      answers.push(...(await Promise.all(creates)))
+    }
+    // The pool needs a second connection for the second insert on the wire, and no more.
+    expect(handshakes - before, 'connections opened for 6 slow writes, at most 2 at once').to.be.at.most(1)
+    answers.forEach((answer, index) => expectAnsweredByServer(answer, `create ${index + 1}`))
+    expect(stored()).to.have.length(7)
+  })
+})
+
