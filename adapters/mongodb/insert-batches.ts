@@ -173,7 +173,7 @@ const sendAlone = async (plants: Collection<PlantDocument>, { document, bound, r
  * checkout only listen for an abort to come, not for one that has come. It sends nothing after
  * the abort (it checks the signal before writing), but its promise can stay pending for seconds,
  * and with it the batch's place on the wire. The late settlement is ignored: the members have
- * their answers, and the write it could report was never sent.
+ * their answers, and a 503 says nothing of whether what was sent before it was applied.
  */
 const untilDeadline = <A>(work: Promise<A>, signal: AbortSignal): Promise<A> =>
   new Promise<A>((resolve, reject) => {
