@@ -1,9 +1,13 @@
 /**
  * Runs `work` and gives up when `ms` have passed, at `deadline` (a `performance.now()` time),
  * rejecting with a deadline error. The driver's own per-operation timeout (`timeoutMS`) is a
- * no-op in driver 7, so the bound is kept here; the signal tells `work` to stop: the driver gives
- * up selecting a server or waiting for a connection, sends nothing more, and closes a socket whose
- * reply has not come.
+ * no-op in driver 7, so the bound is kept here; the signal tells `work` to stop: the driver sends
+ * nothing more (it checks the signal before writing a command), gives up a server selection or a
+ * wait for a connection under way, and closes a socket whose reply has not come. What it had
+ * already written may still be applied after the deadline: a server does not stop a write whose
+ * client has gone. Not all of the driver's waits end at the abort (its back-off before retrying
+ * an overloaded server does not listen), so whatever holds a resource for the call releases it at
+ * the deadline itself (see insert-batches.ts).
  */
 export const withinDeadline = <A>(ms: number, work: (signal: AbortSignal, deadline: number) => Promise<A>): Promise<A> =>
   // One timer both aborts the signal and rejects: no listener of our own on the signal and no

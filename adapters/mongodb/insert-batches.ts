@@ -1,4 +1,5 @@
 import {
+  BSON,
   MongoBulkWriteError,
   MongoServerError,
   MongoWriteConcernError,
@@ -55,8 +56,11 @@ interface Waiting {
 /**
  * Batches of unordered inserts into `plants`. A batch carries the signal of the member whose
  * deadline comes first, so no member is answered "deadline passed" while the batch can still be
- * sent (or retried) for it: a write answered 503 is never sent afterwards. A member whose
- * deadline passes while it waits is not sent at all.
+ * sent (or retried) for it: nothing is sent for a write after its 503. What was already on its
+ * way may still be applied (mongod does not stop an insert whose client has gone), so a 503 never
+ * says the plant was not stored, and the same create sent again is a replay. A member whose
+ * deadline passes while it waits is not sent at all. A batch gives up its place on the wire at its
+ * deadline, whatever the driver is still doing for it (see untilDeadline).
  */
 export const makeInsertBatches = (
   plants: Collection<PlantDocument>,
@@ -113,14 +117,28 @@ export const makeInsertBatches = (
   }
 }
 
+// A document the driver would refuse to put in a bulk goes alone, as a plain insertOne: there
+// mongod judges it, and its refusal is that create's own, not its batch-mates'.
 const send = async (plants: Collection<PlantDocument>, members: ReadonlyArray<Waiting>): Promise<void> => {
-  const [only] = members
-  if (members.length === 1 && only !== undefined) return sendAlone(plants, only)
-  const options: BulkWriteOptions & Abortable = { ordered: false, signal: earliestDeadline(members).bound.signal }
+  const alone = members.filter(({ document }) => mayExceedBulkLimit(document))
+  const together = alone.length === 0 ? members : members.filter((member) => !alone.includes(member))
+  const [only] = together
+  await Promise.all([
+    ...alone.map((member) => sendAlone(plants, member)),
+    together.length === 1 && only !== undefined ? sendAlone(plants, only) : together.length > 1 ? sendTogether(plants, together) : undefined,
+  ])
+}
+
+const sendTogether = async (plants: Collection<PlantDocument>, members: ReadonlyArray<Waiting>): Promise<void> => {
+  const { signal } = earliestDeadline(members).bound
+  const options: BulkWriteOptions & Abortable = { ordered: false, signal }
   try {
-    await plants.insertMany(
-      members.map(({ document }) => document),
-      options,
+    await untilDeadline(
+      plants.insertMany(
+        members.map(({ document }) => document),
+        options,
+      ),
+      signal,
     )
     for (const member of members) member.resolve('inserted')
   } catch (error) {
@@ -140,20 +158,62 @@ const sendAlone = async (plants: Collection<PlantDocument>, { document, bound, r
     // The driver reads the signal for every operation (server selection, connection checkout),
     // though its types declare it on reads only.
     const options: InsertOneOptions & Abortable = { signal: bound.signal }
-    await plants.insertOne(document, options)
+    await untilDeadline(plants.insertOne(document, options), bound.signal)
     resolve('inserted')
   } catch (error) {
-    if (error instanceof MongoServerError && isIdIndexDuplicate(error.code, error.errorResponse.keyPattern, error.message)) resolve('idTaken')
+    if (error instanceof MongoServerError && isIdTaken(error, error.errorResponse.keyPattern, error.errorResponse.keyValue)) resolve('idTaken')
     else reject(error)
   }
 }
 
-// A failure the reading of outcomes did not foresee fails every member with it, rather than none.
+/**
+ * Settles as `work` does, or with the signal's reason once it aborts, whichever comes first. The
+ * driver (7.9) does not end everything an operation does when its signal aborts: the back-off
+ * before retrying an overloaded server sleeps without it, and server selection and connection
+ * checkout only listen for an abort to come, not for one that has come. It sends nothing after
+ * the abort (it checks the signal before writing), but its promise can stay pending for seconds,
+ * and with it the batch's place on the wire. The late settlement is ignored: the members have
+ * their answers, and a 503 says nothing of whether what was sent before it was applied.
+ */
+const untilDeadline = <A>(work: Promise<A>, signal: AbortSignal): Promise<A> =>
+  new Promise<A>((resolve, reject) => {
+    const abandon = (): void => reject(signal.reason)
+    if (signal.aborted) abandon()
+    else signal.addEventListener('abort', abandon, { once: true })
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', abandon)
+        resolve(value)
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abandon)
+        reject(error)
+      },
+    )
+  })
+
+/**
+ * The largest document every mongod announces (`maxBsonObjectSize`, 16 MiB since 1.8). The driver
+ * refuses a bulk holding a document of this size or more before sending any of it, failing every
+ * create of the batch; mongod itself stores a document of exactly this size and refuses a larger
+ * one as that document's own write error.
+ */
+const MAX_BSON_OBJECT_SIZE = 16 * 1024 * 1024
+
+// A UTF-16 code unit takes at most 3 bytes in UTF-8; the fields' names, the int64 id and the
+// lengths take well under 64. Only a document near the limit is measured.
+const mayExceedBulkLimit = ({ name, tag }: PlantDocument): boolean =>
+  (name.length + (tag?.length ?? 0)) * 3 + 64 >= MAX_BSON_OBJECT_SIZE &&
+  BSON.calculateObjectSize({ _id: 0n, name, ...(tag === undefined ? {} : { tag }) }) >= MAX_BSON_OBJECT_SIZE
+
+// A failure the reading of outcomes did not foresee fails every member, rather than none, with an
+// error that carries nothing of the other members' plants.
 const outcomesOrAll = (error: unknown): ((index: number) => InsertResult | Error) => {
   try {
     return outcomesOf(error)
   } catch {
-    return () => asError(error)
+    const failed = error instanceof MongoBulkWriteError ? asLoneError(error) : asError(error)
+    return () => failed
   }
 }
 
@@ -168,9 +228,11 @@ const earliestDeadline = (members: ReadonlyArray<Waiting>): Waiting =>
  * MongoWriteConcernError).
  */
 const outcomesOf = (error: unknown): ((index: number) => InsertResult | Error) => {
-  // Not a reply at all (the network, the deadline, a command refused as a whole): every member
-  // met it, as each would alone.
+  // Not a reply at all (the deadline, a bulk the driver refused to build): every member met it,
+  // as each would alone.
   if (!(error instanceof MongoBulkWriteError)) return () => asError(error)
+  // An error the command met as a whole (the network, a server selection, the deadline), which
+  // the driver wraps with the result of the whole bulk.
   const cause: unknown = error.errorResponse
   if (cause instanceof Error) return () => cause
   // A write concern error comes before the write errors, as for insertOne: the driver reads the
@@ -181,12 +243,16 @@ const outcomesOf = (error: unknown): ((index: number) => InsertResult | Error) =
     return () => failed
   }
   const writeErrors = error.result.getWriteErrors()
-  if (writeErrors.length === 0) return () => error
+  if (writeErrors.length === 0) {
+    const failed = asLoneError(error)
+    return () => failed
+  }
   const byIndex = new Map(writeErrors.map((writeError) => [writeError.index, writeError] as const))
   return (index) => {
     const writeError = byIndex.get(index)
     if (writeError === undefined) return 'inserted'
-    if (isIdIndexDuplicate(writeError.code, undefined, writeError.errmsg)) return 'idTaken'
+    // The driver keeps only the code and the message of a write error in a bulk's result.
+    if (isIdTaken({ code: writeError.code, message: writeError.errmsg ?? '' }, undefined, undefined)) return 'idTaken'
     // Without the document (`op`): an error must not carry a plant into the logs.
     const { code, errmsg = '', errInfo } = writeError
     return new MongoServerError(errInfo === undefined ? { code, errmsg } : { code, errmsg, errInfo })
@@ -196,11 +262,47 @@ const outcomesOf = (error: unknown): ((index: number) => InsertResult | Error) =
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)))
 
 /**
- * Whether a write error is a duplicate key in the `_id` index: mongod (4.4+) names the index's key
- * pattern, and its message names the index for routers and bulk replies that leave the pattern out.
+ * A server error the command met as a whole (answered `ok: 0`: an interruption, an overloaded or
+ * stepping-down node), as a lone insertOne throws it: built from the same reply, with the same
+ * labels. The driver threw it for the whole bulk and wrapped it with the bulk's result, which
+ * names every member's plant id; each member gets this instead, so that no member's error, nor
+ * the log line of its request, carries another request's plant.
  */
-const isIdIndexDuplicate = (code: unknown, keyPattern: unknown, message: string | undefined): boolean =>
-  code === 11000 && (isIdKeyPattern(keyPattern) || / index: _id_ /.test(message ?? ''))
+const asLoneError = (bulk: MongoBulkWriteError): MongoServerError => {
+  const reply: unknown = bulk.errorResponse
+  const lone = new MongoServerError(
+    typeof reply === 'object' && reply !== null ? (reply as MongoServerError['errorResponse']) : { errmsg: bulk.message, code: bulk.code },
+  )
+  for (const label of bulk.errorLabels) lone.addErrorLabel(label)
+  return lone
+}
 
-const isIdKeyPattern = (pattern: unknown): boolean =>
-  typeof pattern === 'object' && pattern !== null && Object.keys(pattern).join() === '_id'
+/**
+ * Whether a duplicate key error says the document's `_id` is taken, on every kind of collection:
+ * mongod names the key pattern and the key's value (a lone insert's error keeps both; a bulk's
+ * result keeps neither), and its message gives the key as `dup key: { _id: … }`, after the index
+ * name on a collection with an `_id` index and with no index name on a clustered collection.
+ * A key pattern that begins with `_id` is taken for the id: no two documents have one `_id`.
+ */
+const isIdTaken = (error: { readonly code?: unknown; readonly message: string }, keyPattern: unknown, keyValue: unknown): boolean => {
+  if (error.code !== 11000) return false
+  if (isDocument(keyPattern)) return firstKeyIsId(keyPattern)
+  if (isDocument(keyValue)) return firstKeyIsId(keyValue)
+  return messageNamesId(error.message)
+}
+
+const isDocument = (value: unknown): value is object => typeof value === 'object' && value !== null
+
+const firstKeyIsId = (document: object): boolean => Object.keys(document)[0] === '_id'
+
+// "E11000 duplicate key error collection: db.plants index: _id_ dup key: { _id: 5 }", or on a
+// clustered collection "E11000 duplicate key error collection: db.plants dup key: { _id: 5 }";
+// what follows the key (a found value) is not read. Servers before 4.2 left the key's field names
+// out (`dup key: { : 5 }`) but named the index.
+const messageNamesId = (message: string): boolean => {
+  const key = message.indexOf(DUP_KEY)
+  if (!message.startsWith('E11000 ') || key < 0) return false
+  return message.startsWith('{ _id: ', key + DUP_KEY.length) || / index: _id_$/.test(message.slice(0, key))
+}
+
+const DUP_KEY = ' dup key: '

@@ -82,7 +82,7 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
       expect(stored()).to.have.length(2)
     })
 
-    it('a quiet network (connections open, nothing answers): StorageUnavailable within the deadline, then stored once it speaks', async function () {
+    it('a quiet network (connections open, nothing answers): StorageUnavailable within the deadline, then the create is a replay once it speaks', async function () {
       this.timeout(30_000)
       const store = open()
       expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
@@ -92,10 +92,32 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
       expect(ms).to.be.below(BOUND_MS)
       expectLeftTag(await store.checkReady()(), 'StorageUnavailable')
       peer.endQuiet()
+      // The insert sent into the partition reaches the server when it heals, as mongod would
+      // receive it, and is applied though its client has given up: the create sent again reads it
+      // back (or, had it come first, stores it), the same plant either way.
       const outcome = await eventuallyRight(() => store.insertUnlessExists(plant(2n, 'Fern'))(), 15_000)
-      expect(outcome).to.deep.equal({ _tag: 'Inserted', plant: plant(2n, 'Fern') })
+      expect([
+        { _tag: 'AlreadyStored', stored: plant(2n, 'Fern') },
+        { _tag: 'Inserted', plant: plant(2n, 'Fern') },
+      ]).to.deep.include(outcome)
       await eventuallyRight(() => store.checkReady()(), 5000)
       expect(stored()).to.have.length(2)
+    })
+
+    it('an insert sent into a partition lands when it heals, after its 503 and with no retry: the same create is then a replay, another plant a conflict', async function () {
+      this.timeout(30_000)
+      const store = open()
+      expectRight(await store.checkReady()())
+      peer.goQuiet()
+      expectLeftTag(await store.insertUnlessExists(plant(1n, 'Monstera'))(), 'StorageUnavailable')
+      expect(stored()).to.have.length(0)
+      await sleep(200)
+      peer.endQuiet()
+      await eventually(() => stored().length === 1, 5000)
+      expect(stored()).to.deep.equal([{ _id: expectLong(1n), name: 'Monstera' }])
+      const again = await eventuallyRight(() => store.insertUnlessExists(plant(1n, 'Monstera'))(), 15_000)
+      expect(again).to.deep.equal({ _tag: 'AlreadyStored', stored: plant(1n, 'Monstera') })
+      expect(expectRight(await store.insertUnlessExists(plant(1n, 'Fern'))())).to.deep.equal({ _tag: 'AlreadyStored', stored: plant(1n, 'Monstera') })
     })
   })
 
@@ -165,6 +187,20 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
       const { result, ms } = await timed(() => store.checkReady()())
       expectLeftTag(result, 'StorageUnavailable')
       expect(ms).to.be.below(BOUND_MS)
+    })
+
+    it('an insert slow on its way in lands after its 503, and the same create again is a replay', async function () {
+      const store = open()
+      expectRight(await store.checkReady()())
+      peer.faults.inject('insert', { kind: 'delayRequest', ms: TEST_TIMEOUTS.operationMs + 300 }, 1)
+      const { result, ms } = await timed(() => store.insertUnlessExists(plant(1n, 'Monstera', 'aroid'))())
+      expectLeftTag(result, 'StorageUnavailable')
+      expect(ms).to.be.below(BOUND_MS)
+      expect(stored(), 'not there yet at the 503').to.have.length(0)
+      await eventually(() => stored().length === 1, 3000)
+      const again = expectRight(await store.insertUnlessExists(plant(1n, 'Monstera', 'aroid'))())
+      expect(again).to.deep.equal({ _tag: 'AlreadyStored', stored: plant(1n, 'Monstera', 'aroid') })
+      expect(stored()).to.have.length(1)
     })
   })
 
@@ -346,6 +382,15 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
     })
   })
 })
+
+/** Waits until `condition` holds, failing the test when `withinMs` pass first. */
+const eventually = async (condition: () => boolean, withinMs: number): Promise<void> => {
+  const until = Date.now() + withinMs
+  while (!condition()) {
+    if (Date.now() > until) expect.fail(`not so after ${withinMs} ms`)
+    await sleep(20)
+  }
+}
 
 // The peer keeps documents in their BSON types: an int64 id is a Long.
 const expectLong = (id: bigint) => Long.fromBigInt(id)

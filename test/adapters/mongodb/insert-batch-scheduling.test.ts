@@ -98,6 +98,24 @@ describe('insert batches: which creates go together', function () {
     expect(sent.map(({ ids }) => ids)).to.deep.equal([[1n], [2n], [3n, 4n, 5n]])
   })
 
+  it('gives up a batch\'s place at its deadline though the driver has not settled it, and ignores the late settlement', async function () {
+    const { sent, collection } = recordingCollection()
+    const batches = makeInsertBatches(collection, { maxDocuments: 10, maxInFlight: 1 })
+    const expiring = new AbortController()
+    const first = [1, 2].map((id) => batches.insert(doc(id), bound(100, expiring)).catch((error: unknown) => (error as Error).message))
+    await nextTurn()
+    const next = batches.insert(doc(3), bound(1000))
+    await nextTurn()
+    expect(sent.map(({ ids }) => ids), 'the second waits for the place').to.deep.equal([[1n, 2n]])
+    expiring.abort(new Error('deadline passed'))
+    expect(await Promise.all(first)).to.deep.equal(['deadline passed', 'deadline passed'])
+    await nextTurn()
+    expect(sent.map(({ ids }) => ids)).to.deep.equal([[1n, 2n], [3n]])
+    sent[0]?.answer()
+    sent[1]?.answer()
+    expect(await next).to.equal('inserted' satisfies InsertResult)
+  })
+
   it('splits what waits into batches of at most maxDocuments', async function () {
     const { sent, collection } = recordingCollection()
     const batches = makeInsertBatches(collection, { maxDocuments: 2, maxInFlight: 2 })

@@ -1,16 +1,24 @@
 import { expect } from 'chai'
 import type { Document } from 'bson'
 import * as E from 'fp-ts/lib/Either.js'
-import { setImmediate as nextTurn } from 'node:timers/promises'
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises'
 import { inspect } from 'node:util'
-import { MongoServerError } from 'mongodb'
+import { BSON, MongoBulkWriteError, MongoServerError } from 'mongodb'
 import type { MongoPlantStore } from '../../../adapters/mongodb/index.js'
 import type { InsertOutcome, NewPlant, PlantStore, StoreError } from '../../../core/index.js'
 import { expectRight } from '../../support/either.js'
-import { documentValidationFailure, shutdownDuringWriteConcern, writeConcernTimedOut } from '../../support/mongo-peer/faults.js'
-import { startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
+import { MAX_BSON_OBJECT_SIZE, type IdUniqueness } from '../../support/mongo-peer/commands.js'
+import {
+  documentValidationFailure,
+  interruptedInsert,
+  overloaded,
+  serverError,
+  shutdownDuringWriteConcern,
+  writeConcernTimedOut,
+} from '../../support/mongo-peer/faults.js'
+import { startMongoPeer, type MongoPeer, type MongoPeerOptions } from '../../support/mongo-peer/server.js'
 import { plant } from '../../support/plants.js'
-import { freshDbName, openStore } from './support.js'
+import { freshDbName, openStore, TEST_TIMEOUTS, timed } from './support.js'
 
 // Issue 20's stretch: creates that arrive together go to MongoDB as one unordered insert, and each
 // call still gets the outcome a lone insert of its plant would have had. Every test sends its
@@ -20,8 +28,8 @@ describe('creates that arrive together: one insert, each plant its own outcome (
   let dbName: string
   let inserts: Document[][]
   const opened: MongoPlantStore[] = []
-  const open = (uri = peer.uri): PlantStore => {
-    const storage = openStore(uri, dbName)
+  const open = (uri = peer.uri, timeouts = TEST_TIMEOUTS): PlantStore => {
+    const storage = openStore(uri, dbName, timeouts)
     opened.push(storage)
     return storage.store
   }
@@ -30,11 +38,14 @@ describe('creates that arrive together: one insert, each plant its own outcome (
     Promise.all(plants.map((each) => store.insertUnlessExists(each)()))
   const idsIn = (command: ReadonlyArray<Document>): string[] => command.map((document) => String(document._id))
 
-  beforeEach(async function () {
-    inserts = []
-    peer = await startMongoPeer({
+  const startPeer = (options: MongoPeerOptions = {}): Promise<MongoPeer> =>
+    startMongoPeer({
+      ...options,
       onCommand: (name, command) => (name === 'insert' ? inserts.push(command.documents as Document[]) : undefined),
     })
+  beforeEach(async function () {
+    inserts = []
+    peer = await startPeer()
     dbName = freshDbName('batches')
   })
   afterEach(async function () {
@@ -70,7 +81,11 @@ describe('creates that arrive together: one insert, each plant its own outcome (
     expect(storedIds()).to.deep.equal(sent.map(({ id }) => String(id)).sort())
   })
 
-  it('answers each plant of a batch that meets taken ids on its own: inserted, replay, the other plant', async function () {
+  // mongod names the `_id` index in a duplicate key error, but on a clustered collection it names
+  // no index; in a batch the driver keeps only the message.
+  for (const idUniqueness of ['idIndex', 'clustered'] satisfies IdUniqueness[]) it(`answers each plant of a batch that meets taken ids on its own: inserted, replay, the other plant (${idUniqueness})`, async function () {
+    await peer.stop()
+    peer = await startPeer({ idUniqueness })
     const store = open()
     await createAll(store, [plant(1n, 'Monstera'), plant(2n, 'Fern')])
     inserts = []
@@ -116,6 +131,155 @@ describe('creates that arrive together: one insert, each plant its own outcome (
       }
     })
     expect(storedIds()).to.deep.equal(['1', '2', '4', '5'])
+  })
+
+  it('a lone create whose id is taken on a clustered collection reads the stored plant (the error names no index)', async function () {
+    await peer.stop()
+    peer = await startPeer({ idUniqueness: 'clustered' })
+    const store = open()
+    expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
+    expect(expectRight(await store.insertUnlessExists(plant(1n, 'Fern'))())).to.deep.equal({ _tag: 'AlreadyStored', stored: plant(1n, 'Monstera') })
+  })
+
+  // The driver refuses a bulk holding a document of maxBsonObjectSize or more before sending any
+  // of it; mongod stores a document of exactly that size and refuses a larger one as that
+  // document's own write error.
+  const withSize = (id: bigint, bytes: number): NewPlant => {
+    const named = plant(id, 'a'.repeat(bytes - 29))
+    expect(BSON.calculateObjectSize({ _id: id, name: named.name }), 'the document size').to.equal(bytes)
+    return named
+  }
+
+  // 16 MiB on the wire and through the peer take a while on a loaded machine.
+  const SLOW_TIMEOUTS = { ...TEST_TIMEOUTS, operationMs: 10_000 }
+
+  it('a document over maxBsonObjectSize fails its own create only, as mongod refuses it; the others of its batch are stored', async function () {
+    this.timeout(20_000)
+    const store = open(peer.uri, SLOW_TIMEOUTS)
+    expectRight(await store.checkReady()())
+    const sent = [...plants(2), withSize(3n, MAX_BSON_OBJECT_SIZE + 1), ...plants(2, 4)]
+    const settled = await Promise.allSettled(sent.map((each) => store.insertUnlessExists(each)()))
+    settled.forEach((result, index) => {
+      if (index === 2) {
+        expect(result.status).to.equal('rejected')
+        const reason = (result as PromiseRejectedResult).reason as unknown
+        expect(reason).to.be.instanceOf(MongoServerError)
+        expect((reason as MongoServerError).code).to.equal(2)
+        expect((reason as MongoServerError).message).to.match(/^object to insert too large/)
+      } else {
+        expect(result.status).to.equal('fulfilled')
+        expect(expectRight((result as PromiseFulfilledResult<E.Either<StoreError, InsertOutcome>>).value)._tag).to.equal('Inserted')
+      }
+    })
+    expect(storedIds()).to.deep.equal(['1', '2', '4', '5'])
+    expect(inserts.map(idsIn).sort()).to.deep.equal([['1', '2', '4', '5'], ['3']])
+  })
+
+  it('a document of exactly maxBsonObjectSize is stored with its batch-mates, as mongod stores it', async function () {
+    this.timeout(20_000)
+    const store = open(peer.uri, SLOW_TIMEOUTS)
+    expectRight(await store.checkReady()())
+    const sent = [plant(1n, 'Monstera'), withSize(2n, MAX_BSON_OBJECT_SIZE), plant(3n, 'Fern')]
+    const outcomes = await createAll(store, sent)
+    expect(outcomes.map((outcome) => expectRight(outcome)._tag)).to.deep.equal(['Inserted', 'Inserted', 'Inserted'])
+    expect(storedIds()).to.deep.equal(['1', '2', '3'])
+  })
+
+  // How the request log describes a 500's cause (adapters/http/errors/describe-cause.ts).
+  const describeCause = (cause: unknown): string =>
+    inspect(cause, { depth: 4, breakLength: Infinity, maxStringLength: 4096, getters: false, customInspect: false })
+  // Ids and names no other create of these tests uses, so that a log line naming them is found.
+  const distinct = (count: number): NewPlant[] =>
+    Array.from({ length: count }, (_, index) => plant(9_000_000_000_000_000_001n + BigInt(index), `Batch-mate-${index + 1}`))
+  const namesAnotherPlant = (described: string, sent: ReadonlyArray<NewPlant>, own: number): boolean =>
+    sent.some(({ id, name }, index) => index !== own && (described.includes(String(id)) || described.includes(name)))
+
+  it('a server error on the whole batch: each create fails with what a lone insert would throw, naming no other create\'s plant', async function () {
+    const store = open()
+    expectRight(await store.checkReady()())
+    peer.faults.inject('insert', serverError(2, 'BadValue', 'the insert command is refused'), 1)
+    const sent = distinct(5)
+    const settled = await Promise.allSettled(sent.map((each) => store.insertUnlessExists(each)()))
+    expect(inserts.map((command) => command.length)).to.deep.equal([5])
+    settled.forEach((result, index) => {
+      expect(result.status).to.equal('rejected')
+      const reason = (result as PromiseRejectedResult).reason as unknown
+      expect(reason).to.be.instanceOf(MongoServerError).and.not.be.instanceOf(MongoBulkWriteError)
+      expect(reason).to.include({ code: 2, codeName: 'BadValue', message: 'the insert command is refused' })
+      // What the request's 500 logs of it.
+      expect(namesAnotherPlant(describeCause(reason), sent, index), describeCause(reason)).to.equal(false)
+    })
+  })
+
+  it('a batch interrupted part-way (killOp): every create StorageUnavailable with the lone error, and a client retry is a replay for the plants applied', async function () {
+    const store = open()
+    expectRight(await store.checkReady()())
+    peer.faults.inject('insert', interruptedInsert(2, 11601), 1)
+    const sent = distinct(5)
+    const first = await createAll(store, sent)
+    expect(inserts.map((command) => command.length), 'not retried by the driver').to.deep.equal([5])
+    first.forEach((outcome, index) => {
+      const refused = E.isLeft(outcome) ? outcome.left : undefined
+      expect(refused?._tag).to.equal('StorageUnavailable')
+      const cause = refused?._tag === 'StorageUnavailable' ? refused.cause : undefined
+      expect(cause).to.be.instanceOf(MongoServerError).and.not.be.instanceOf(MongoBulkWriteError)
+      expect(cause).to.include({ code: 11601 })
+      expect(namesAnotherPlant(describeCause(cause), sent, index), describeCause(cause)).to.equal(false)
+    })
+    expect(storedIds()).to.have.length(2)
+    const retried = await createAll(store, sent)
+    expect(retried.map((outcome) => expectRight(outcome))).to.deep.equal(
+      sent.map((each, index) => (index < 2 ? { _tag: 'AlreadyStored', stored: each } : { _tag: 'Inserted', plant: each })),
+    )
+  })
+
+  it('a batch interrupted part-way by a step-down: the driver retries it, the plants applied before are not conflicts, each is stored once', async function () {
+    const store = open()
+    expectRight(await store.checkReady()())
+    peer.faults.inject('insert', interruptedInsert(3, 11602), 1)
+    const sent = plants(6)
+    const outcomes = await createAll(store, sent)
+    expect(inserts.map((command) => command.length)).to.deep.equal([6, 6])
+    expect(outcomes.map((outcome) => expectRight(outcome))).to.deep.equal(sent.map((each) => ({ _tag: 'Inserted', plant: each })))
+    expect(storedIds()).to.have.length(6)
+  })
+
+  // The driver backs off before retrying an overloaded server for a random share of
+  // min(10 s, baseBackoffMS × 2^attempt), sleeping without the call's signal. The share is fixed
+  // near its top here, so that the back-off outlasts the deadline on every run.
+  it('an overloaded server whose back-off outlasts the deadline: each create 503 at its deadline, its place given up then, and nothing sent after the 503', async function () {
+    this.timeout(10_000)
+    const deadlineMs = 500
+    const storage = openStore(peer.uri, dbName, { ...TEST_TIMEOUTS, operationMs: deadlineMs })
+    opened.push(storage)
+    const { store } = storage
+    expectRight(await store.checkReady()())
+    const random = Math.random
+    Math.random = () => 0.99
+    try {
+      peer.faults.inject('insert', overloaded(1000))
+      // Two creates a turn apart: the two places on the wire (DEFAULT_INSERT_BATCH_LIMITS).
+      const first = timed(() => store.insertUnlessExists(plant(1n, 'Monstera'))())
+      await nextTurn()
+      const second = timed(() => store.insertUnlessExists(plant(2n, 'Fern'))())
+      for (const { result, ms } of await Promise.all([first, second])) {
+        expect(E.isLeft(result) && result.left._tag).to.equal('StorageUnavailable')
+        expect(ms).to.be.below(deadlineMs + 500)
+      }
+      const answeredAt = performance.now()
+      expect(inserts.map(idsIn), 'each sent once, then backing off').to.deep.equal([['1'], ['2']])
+      peer.faults.clear()
+      // Both back-offs (about 2 s) are still running: a create now finds a place at once.
+      const { result: third, ms } = await timed(() => store.insertUnlessExists(plant(3n, 'Ivy'))())
+      expect(expectRight(third)).to.deep.equal({ _tag: 'Inserted', plant: plant(3n, 'Ivy') })
+      expect(ms).to.be.below(deadlineMs)
+      // Once the back-offs have ended the driver finds the signal aborted and sends nothing.
+      await sleep(2500 - (performance.now() - answeredAt))
+      expect(inserts.map(idsIn)).to.deep.equal([['1'], ['2'], ['3']])
+      expect(storedIds()).to.deep.equal(['3'])
+    } finally {
+      Math.random = random
+    }
   })
 
   it('a socket dropped after the batch was written: the driver retries it, the plants that landed are not conflicts, each is stored once', async function () {

@@ -1,7 +1,8 @@
 import { expect } from 'chai'
-import { MongoClient, MongoServerError, type ServerDescriptionChangedEvent } from 'mongodb'
+import { MongoBulkWriteError, MongoClient, MongoServerError, type ServerDescriptionChangedEvent } from 'mongodb'
+import { MAX_BSON_OBJECT_SIZE, MAX_INTERNAL_BSON_OBJECT_SIZE } from '../../support/mongo-peer/commands.js'
 import { codesInCategories } from '../../support/mongo-peer/error-codes.js'
-import { serverError } from '../../support/mongo-peer/faults.js'
+import { interruptedInsert, overloaded, serverError, writeConcernTimedOut } from '../../support/mongo-peer/faults.js'
 import { PEER_MONITORING_MODES, startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
 import { withRawClient } from './support.js'
 
@@ -82,6 +83,121 @@ describe('the wire peer behaves as mongod', function () {
     })
   })
 
+  const failureOf = (work: Promise<unknown>): Promise<unknown> => work.then(
+    () => expect.fail('expected a failure'),
+    (error: unknown) => error,
+  )
+
+  describe('the document size limit (mongod 8.0: insert.cpp, BSONObj validation)', function () {
+    // {_id: <int32>, x: <string>} takes 22 bytes besides the string's characters.
+    const sized = (id: number, bytes: number) => ({ _id: id, x: 'a'.repeat(bytes - 22) })
+
+    it('stores a document of exactly maxBsonObjectSize, and refuses a larger one as its own write error (BadValue)', async function () {
+      await withRawClient(peer.uri, async (client) => {
+        const plants = client.db('peer').collection<{ _id: number; x: string }>('plants')
+        await plants.insertOne(sized(1, MAX_BSON_OBJECT_SIZE))
+        const failure = await failureOf(plants.insertOne(sized(2, MAX_BSON_OBJECT_SIZE + 1)))
+        expect(failure).to.be.instanceOf(MongoServerError)
+        expect(failure).to.include({ code: 2 })
+        expect((failure as Error).message).to.equal(`object to insert too large. size in bytes: ${MAX_BSON_OBJECT_SIZE + 1}, max size: ${MAX_BSON_OBJECT_SIZE}`)
+        expect(peer.documents('peer.plants').map((document) => Number(document._id))).to.deep.equal([1])
+      })
+    })
+
+    it('refuses a command whose own object is over the internal limit as a whole (BSONObjectTooLarge, 10334)', async function () {
+      await withRawClient(peer.uri, async (client) => {
+        const failure = await failureOf(client.db('peer').collection<{ _id: number; x: string }>('plants').insertOne(sized(1, MAX_INTERNAL_BSON_OBJECT_SIZE)))
+        expect(failure).to.be.instanceOf(MongoServerError)
+        expect(failure).to.include({ code: 10334, codeName: 'BSONObjectTooLarge' })
+        expect(peer.documents('peer.plants')).to.deep.equal([])
+      })
+    })
+  })
+
+  describe('the duplicate key error', function () {
+    const duplicateOn = async (uri: string): Promise<MongoServerError> =>
+      withRawClient(uri, async (client) => {
+        const plants = client.db('peer').collection<{ _id: number }>('plants')
+        await plants.insertOne({ _id: 5 })
+        const failure = await failureOf(plants.insertOne({ _id: 5 }))
+        expect(failure).to.be.instanceOf(MongoServerError)
+        return failure as MongoServerError
+      })
+
+    it('names the _id index on a collection that has one', async function () {
+      const failure = await duplicateOn(peer.uri)
+      expect(failure.message).to.equal('E11000 duplicate key error collection: peer.plants index: _id_ dup key: { _id: 5 }')
+      expect(failure.errorResponse).to.deep.include({ code: 11000, keyPattern: { _id: 1 }, keyValue: { _id: 5 } })
+    })
+
+    it('names no index on a clustered collection, whose key pattern is still {_id: 1}', async function () {
+      const clustered = await startMongoPeer({ idUniqueness: 'clustered' })
+      try {
+        const failure = await duplicateOn(clustered.uri)
+        expect(failure.message).to.equal('E11000 duplicate key error collection: peer.plants dup key: { _id: 5 }')
+        expect(failure.errorResponse).to.deep.include({ code: 11000, keyPattern: { _id: 1 }, keyValue: { _id: 5 } })
+      } finally {
+        await clustered.stop()
+      }
+    })
+  })
+
+  describe('an overloaded server', function () {
+    it('labels its refusal SystemOverloadedError and RetryableError (and, for a retryable write, RetryableWriteError and NoWritesPerformed), with its back-off base', async function () {
+      await withRawClient(peer.uri, async (client) => {
+        const seen: string[][] = []
+        client.on('commandFailed', (event) => seen.push(((event.failure as MongoServerError).errorLabels ?? []).slice().sort()))
+        peer.faults.inject('insert', overloaded(50), 1)
+        const plants = client.db('peer').collection<{ _id: number }>('plants')
+        // The driver backs off and retries on these labels.
+        await plants.insertOne({ _id: 1 })
+        expect(peer.documents('peer.plants')).to.have.length(1)
+        peer.faults.inject('insert', overloaded(50))
+        const failure = await failureOf(plants.insertOne({ _id: 2 }))
+        expect(failure).to.be.instanceOf(MongoServerError)
+        expect(failure).to.include({ code: 462 })
+        expect((failure as MongoServerError).errorLabels.slice().sort()).to.deep.equal(['NoWritesPerformed', 'RetryableError', 'RetryableWriteError', 'SystemOverloadedError'])
+        expect(Number((failure as MongoServerError).errorResponse.baseBackoffMS)).to.equal(50)
+      })
+    })
+
+    it('gives NoWritesPerformed to no error of a command that wrote', async function () {
+      await withRawClient(peer.uri, async (client) => {
+        peer.faults.inject('insert', interruptedInsert(1, 11602))
+        const failure = await failureOf(client.db('peer').collection<{ _id: number }>('plants').insertMany([{ _id: 1 }, { _id: 2 }]))
+        expect(failure).to.be.instanceOf(MongoBulkWriteError)
+        // The driver keeps the first attempt's error: the second wrote nothing.
+        expect((failure as MongoServerError).errorLabels).to.include('RetryableWriteError').and.not.include('NoWritesPerformed')
+        peer.faults.clear()
+        peer.faults.inject('insert', writeConcernTimedOut(), 1)
+        const concern = await failureOf(client.db('peer').collection<{ _id: number }>('plants').insertOne({ _id: 3 }))
+        expect((concern as MongoServerError).errorLabels).to.not.include('NoWritesPerformed')
+      })
+    })
+  })
+
+  describe('an insert interrupted part-way', function () {
+    it('keeps the documents applied before the interruption and fails as a whole; a killOp is not labelled for a retry', async function () {
+      await withRawClient(peer.uri, async (client) => {
+        peer.faults.inject('insert', interruptedInsert(2, 11601), 1)
+        const failure = await failureOf(client.db('peer').collection<{ _id: number }>('plants').insertMany([{ _id: 1 }, { _id: 2 }, { _id: 3 }], { ordered: false }))
+        expect(failure).to.be.instanceOf(MongoBulkWriteError)
+        expect(failure).to.include({ code: 11601 })
+        expect((failure as MongoServerError).errorLabels).to.deep.equal([])
+        expect(peer.documents('peer.plants').map((document) => Number(document._id))).to.deep.equal([1, 2])
+      })
+    })
+
+    it('a step-down is retried by the driver, which the server answers from its record for the documents applied', async function () {
+      await withRawClient(peer.uri, async (client) => {
+        peer.faults.inject('insert', interruptedInsert(2, 11602), 1)
+        const result = await client.db('peer').collection<{ _id: number }>('plants').insertMany([{ _id: 1 }, { _id: 2 }, { _id: 3 }], { ordered: false })
+        expect(result.insertedCount).to.equal(3)
+        expect(peer.documents('peer.plants').map((document) => Number(document._id))).to.deep.equal([1, 2, 3])
+      })
+    })
+  })
+
   describe('monitoring, restarts and partitions', function () {
     const HEARTBEAT_MS = 500
     const watching = async <A>(
@@ -129,6 +245,21 @@ describe('the wire peer behaves as mongod', function () {
         const after = seen.changes.at(-1)?.newDescription
         expect(after?.topologyVersion?.processId.toHexString()).to.not.equal(before?.topologyVersion?.processId.toHexString())
         expect(after?.electionId?.toHexString()).to.equal('7fffffff0000000000000002')
+      })
+    })
+
+    it('a quiet network holds what is sent into it and delivers it when it heals, as TCP does: an insert whose client gave up is applied', async function () {
+      await withRawClient(peer.uri, async (client) => {
+        const plants = client.db('peer').collection<{ _id: number }>('plants')
+        await plants.insertOne({ _id: 1 })
+        peer.goQuiet()
+        const failure = await failureOf(plants.insertOne({ _id: 2 }, { signal: AbortSignal.timeout(300) } as never))
+        expect(failure).to.be.instanceOf(Error)
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        expect(peer.documents('peer.plants')).to.have.length(1)
+        peer.endQuiet()
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        expect(peer.documents('peer.plants').map((document) => Number(document._id))).to.deep.equal([1, 2])
       })
     })
 

@@ -3,7 +3,7 @@
 // endSessions, killCursors, drop, dropDatabase, buildInfo), and the error shapes of its
 // "Error Codes" page.
 import { setTimeout as sleep } from 'node:timers/promises'
-import { Long, ObjectId, type Document } from 'bson'
+import { calculateObjectSize, Long, ObjectId, type Document } from 'bson'
 import type { Collection, PeerData, RetryRecord, RetryRecords, StoredDocument } from './data.js'
 import { commandError, labelledCommandError } from './errors.js'
 import type { PeerTopology } from './topology.js'
@@ -19,6 +19,21 @@ export interface DocumentRefusal {
   readonly refuses: (document: Document) => boolean
 }
 
+/** An insert stopped part-way: the documents from `afterDocuments` on are not applied, and the command fails with this error. */
+export interface Interruption {
+  readonly afterDocuments: number
+  readonly code: number
+  readonly codeName: string
+  readonly errmsg: string
+}
+
+/**
+ * How the peer's collections keep `_id` unique: an `_id` index (every collection by default), or
+ * the collection's own clustered key (a clustered collection, MongoDB 5.3+), whose duplicate key
+ * error names no index.
+ */
+export type IdUniqueness = 'idIndex' | 'clustered'
+
 /** What a command may know of the peer and of the connection it came on. */
 export interface CommandContext {
   readonly data: PeerData
@@ -31,6 +46,9 @@ export interface CommandContext {
   readonly replicationLagMs: number
   /** Documents an insert refuses one by one, as a collection's validator does (none when absent). */
   readonly refusal?: DocumentRefusal
+  /** Where an insert is interrupted (nowhere when absent). */
+  readonly interruption?: Interruption
+  readonly idUniqueness: IdUniqueness
   /** Aborted when the peer stops, so no reply waits past it. */
   readonly stopping: AbortSignal
   /** Primary or secondary, the election term, the topologyVersion. */
@@ -52,7 +70,7 @@ export const runCommand = async (command: Document, context: CommandContext): Pr
   const handler = HANDLERS[name] ?? HANDLERS[name.toLowerCase()]
   if (handler === undefined) return commandError(59, 'CommandNotFound', `no such command: '${name}'`)
   if (context.topology.state() === 'secondary') {
-    if (WRITES.has(name)) return labelledCommandError(10107, 'NotWritablePrimary', 'not primary', command)
+    if (WRITES.has(name)) return labelledCommandError(10107, 'NotWritablePrimary', 'not primary', command, false)
     if (name === 'find' && !allowsSecondary(command)) {
       return commandError(13435, 'NotPrimaryNoSecondaryOk', 'not primary and secondaryOk=false')
     }
@@ -69,6 +87,18 @@ const allowsSecondary = (command: Document): boolean => {
 
 // The "Maximum Wire Version" of MongoDB 8.0 is 25; driver 7 accepts 9 (4.4) to 29.
 const MAX_WIRE_VERSION = 25
+
+/** mongod's `maxBsonObjectSize`: the largest document it stores (BSONObjMaxUserSize). */
+export const MAX_BSON_OBJECT_SIZE = 16 * 1024 * 1024
+
+/**
+ * The largest BSON object mongod reads at all (BSONObjMaxInternalSize): a command's body may
+ * exceed a document's limit by this much, for the command's own fields.
+ */
+export const MAX_INTERNAL_BSON_OBJECT_SIZE = MAX_BSON_OBJECT_SIZE + 16 * 1024
+
+/** mongod's `maxMessageSizeBytes`: a longer message closes the connection. */
+export const MAX_MESSAGE_SIZE_BYTES = 48_000_000
 
 // hello on a replica-set member. A primary names itself and carries its electionId (0x7fffffff,
 // then the term, as mongod writes it); a secondary of this one-member set knows no primary. A
@@ -89,8 +119,8 @@ const hello =
       secondary: !primary,
       ...(primary ? { primary: address, electionId: electionIdOf(topology.electionTerm()) } : {}),
       me: address,
-      maxBsonObjectSize: 16 * 1024 * 1024,
-      maxMessageSizeBytes: 48_000_000,
+      maxBsonObjectSize: MAX_BSON_OBJECT_SIZE,
+      maxMessageSizeBytes: MAX_MESSAGE_SIZE_BYTES,
       maxWriteBatchSize: 100_000,
       localTime: new Date(),
       logicalSessionTimeoutMinutes: 30,
@@ -113,8 +143,11 @@ export const isAwaitableHello = (command: Document): boolean =>
 const namespaceOf = (command: Document): string => `${String(command.$db)}.${String(command[commandNameOf(command)])}`
 
 // insert: `{n, ok: 1}`, plus `writeErrors` (one per failed document: index, code, errmsg, and
-// for a duplicate key `keyPattern` and `keyValue`). With `ordered` (the default) the first error
-// ends the batch. A retried statement (same lsid and txnNumber) is not run again: it counts as
+// for a duplicate key `keyPattern` and `keyValue`). A document larger than maxBsonObjectSize is
+// its own write error (BadValue, "object to insert too large", from mongod's
+// fixDocumentForInsert); one of exactly that size is stored. With `ordered` (the default) the
+// first error ends the batch. An interrupted insert keeps the documents applied before the
+// interruption and fails as a whole, without waiting for its write concern. A retried statement (same lsid and txnNumber) is not run again: it counts as
 // done, as mongod answers a retryable write from its record. Either way the reply waits for the
 // write concern, as mongod waits for the client's last optime: the documents written, those a
 // retry finds written before, and those a duplicate key met (the other write holds the id in the
@@ -133,6 +166,11 @@ const insert: Handler = async (command, context) => {
   const awaited: StoredDocument[] = []
   let n = 0
   for (const [index, document] of documents.entries()) {
+    const interruption = context.interruption
+    if (interruption !== undefined && index >= interruption.afterDocuments) {
+      commitLater(written, context)
+      return labelledCommandError(interruption.code, interruption.codeName, interruption.errmsg, command, written.length > 0)
+    }
     if (record?.executed.has(index) === true) {
       const before = collection.get(keyOf(document._id))
       if (before !== undefined) awaited.push(before)
@@ -140,6 +178,12 @@ const insert: Handler = async (command, context) => {
       continue
     }
     const fields = '_id' in document ? document : { _id: new ObjectId(), ...document }
+    const size = calculateObjectSize(fields)
+    if (size > MAX_BSON_OBJECT_SIZE) {
+      writeErrors.push({ index, code: 2, errmsg: `object to insert too large. size in bytes: ${size}, max size: ${MAX_BSON_OBJECT_SIZE}` })
+      if (ordered) break
+      continue
+    }
     // mongod validates a document before its keys reach an index: a refused one takes no id.
     if (context.refusal?.refuses(fields) === true) {
       const { code, errmsg } = context.refusal
@@ -151,7 +195,7 @@ const insert: Handler = async (command, context) => {
     const standing = collection.get(key)
     if (standing !== undefined) {
       awaited.push(standing)
-      writeErrors.push(duplicateKeyError(index, namespace, fields._id))
+      writeErrors.push(duplicateKeyError(index, namespace, fields._id, context.idUniqueness))
       if (ordered) break
       continue
     }
@@ -173,10 +217,12 @@ const retryRecordOf = (command: Document, context: CommandContext): RetryRecord 
   return context.retries.recordFor(lsid.id, BigInt(numberOf(txnNumber) ?? 0))
 }
 
-const duplicateKeyError = (index: number, namespace: string, id: unknown): Document => ({
+// mongod's buildDupKeyErrorStatus: the index is named unless the key is a clustered
+// collection's own, which has no index; the key pattern is `{_id: 1}` either way.
+const duplicateKeyError = (index: number, namespace: string, id: unknown, uniqueness: IdUniqueness): Document => ({
   index,
   code: 11000,
-  errmsg: `E11000 duplicate key error collection: ${namespace} index: _id_ dup key: { _id: ${showValue(id)} }`,
+  errmsg: `E11000 duplicate key error collection: ${namespace}${uniqueness === 'idIndex' ? ' index: _id_' : ''} dup key: { _id: ${showValue(id)} }`,
   keyPattern: { _id: 1 },
   keyValue: { _id: id },
 })

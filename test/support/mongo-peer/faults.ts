@@ -1,12 +1,15 @@
 // Faults the peer can be told to show, each for the next commands of given names. What a fault
 // answers mirrors what mongod answers in that situation (see each constructor).
-import type { Document } from 'bson'
-import type { DocumentRefusal } from './commands.js'
+import { Long, type Document } from 'bson'
+import type { DocumentRefusal, Interruption } from './commands.js'
 import { labelledCommandError, labelsFor } from './errors.js'
 
 export type Fault =
-  /** Answer this error instead of running the command. */
-  | { readonly kind: 'error'; readonly code: number; readonly codeName: string; readonly errmsg: string }
+  /**
+   * Answer this error instead of running the command; with `baseBackoffMS`, an overloaded
+   * server's hint of how long to back off before retrying.
+   */
+  | { readonly kind: 'error'; readonly code: number; readonly codeName: string; readonly errmsg: string; readonly baseBackoffMS?: number }
   /** Run the command, then answer with this writeConcernError added to its reply. */
   | { readonly kind: 'writeConcernError'; readonly code: number; readonly codeName: string; readonly errmsg: string }
   /** Close the socket before the command runs: nothing is written, no reply comes. */
@@ -16,8 +19,18 @@ export type Fault =
    * Its writes reach a majority after `replicationLagMs` (0 when not given).
    */
   | { readonly kind: 'dropAfterRun'; readonly replicationLagMs?: number }
-  /** Run the command, then wait this long before replying. */
+  /** Run the command, then wait this long before replying: a slow answer, or a slow way back. */
   | { readonly kind: 'delayReply'; readonly ms: number }
+  /**
+   * The command reaches the server this long after it was sent (a slow way in): it runs then,
+   * whatever its client did meanwhile, and the commands after it on its connection wait for it.
+   */
+  | { readonly kind: 'delayRequest'; readonly ms: number }
+  /**
+   * Apply the first `interruption.afterDocuments` documents of an insert, then fail the command
+   * as a whole, as an insert interrupted part-way (a step-down, a killOp) fails.
+   */
+  | { readonly kind: 'interrupt'; readonly interruption: Interruption }
   /** Writes of the command reach a majority only after this long (see the insert handler). */
   | { readonly kind: 'replicationLag'; readonly ms: number }
   /** Run the command, refusing the documents `refusal` picks one by one (see the insert handler). */
@@ -60,6 +73,34 @@ export const shutdownDuringWriteConcern = (): Fault => ({
   errmsg: 'Replication is being shut down',
 })
 
+/**
+ * mongod refusing a command because it is overloaded (IngressRequestRateLimitExceeded, 462, in the
+ * SystemOverloadedError and RetriableError categories): labelled SystemOverloadedError and
+ * RetryableError, on which the driver backs off and retries, and for a retryable write
+ * RetryableWriteError and NoWritesPerformed. `baseBackoffMS`, when given, is the server's base for
+ * the driver's back-off (the driver's own is 100 ms).
+ */
+export const overloaded = (baseBackoffMS?: number): Fault => ({
+  kind: 'error',
+  code: 462,
+  codeName: 'IngressRequestRateLimitExceeded',
+  errmsg: 'Rate limiter rejected the request',
+  ...(baseBackoffMS === undefined ? {} : { baseBackoffMS }),
+})
+
+/**
+ * An insert interrupted after applying `afterDocuments` of its documents: the rest are not
+ * applied and the command fails as a whole with `code` (11602 InterruptedDueToReplStateChange, a
+ * step-down, is labelled for the driver's retry; 11601 Interrupted, a killOp, is not).
+ */
+export const interruptedInsert = (afterDocuments: number, code: 11601 | 11602 = 11602): Fault => ({
+  kind: 'interrupt',
+  interruption:
+    code === 11602
+      ? { afterDocuments, code, codeName: 'InterruptedDueToReplStateChange', errmsg: 'operation was interrupted because a node stepped down' }
+      : { afterDocuments, code, codeName: 'Interrupted', errmsg: 'operation was interrupted' },
+})
+
 /** Any error mongod answers instead of running a command, by its code and name (error_codes.yml). */
 export const serverError = (code: number, codeName: string, errmsg = `${codeName} (mongo-peer fault)`): Fault => ({
   kind: 'error',
@@ -79,9 +120,12 @@ export const TRANSIENT_SERVER_ERRORS: ReadonlyArray<{ readonly code: number; rea
   { code: 24, codeName: 'LockTimeout', errmsg: 'Unable to acquire IX lock on database within 5ms' },
 ]
 
-/** The error reply of an `error` fault, labelled as mongod labels it for this command. */
-export const errorReply = (fault: Extract<Fault, { kind: 'error' }>, command: Document): Document =>
-  labelledCommandError(fault.code, fault.codeName, fault.errmsg, command)
+/** The error reply of an `error` fault (the command not run), labelled as mongod labels it for this command. */
+export const errorReply = (fault: Extract<Fault, { kind: 'error' }>, command: Document): Document => ({
+  ...labelledCommandError(fault.code, fault.codeName, fault.errmsg, command, false),
+  // An int64 on the wire, as mongod sends it.
+  ...(fault.baseBackoffMS === undefined ? {} : { baseBackoffMS: Long.fromNumber(fault.baseBackoffMS) }),
+})
 
 /** A reply with the writeConcernError of a `writeConcernError` fault added, labelled likewise. */
 export const withWriteConcernError = (
@@ -91,7 +135,7 @@ export const withWriteConcernError = (
 ): Document => ({
   ...reply,
   writeConcernError: { code: fault.code, codeName: fault.codeName, errmsg: fault.errmsg },
-  ...labelsFor(fault.code, command),
+  ...labelsFor(fault.code, command, true),
 })
 
 interface Rule {

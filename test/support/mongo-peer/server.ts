@@ -4,7 +4,17 @@ import { once } from 'node:events'
 import { createServer, type Server, type Socket } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Document } from 'bson'
-import { commandNameOf, isAwaitableHello, runCommand, type CommandContext, type PeerMonitoring } from './commands.js'
+import {
+  commandNameOf,
+  isAwaitableHello,
+  MAX_INTERNAL_BSON_OBJECT_SIZE,
+  MAX_MESSAGE_SIZE_BYTES,
+  runCommand,
+  type CommandContext,
+  type IdUniqueness,
+  type PeerMonitoring,
+} from './commands.js'
+import { commandError } from './errors.js'
 import { makePeerData, makeRetryRecords, type PeerData } from './data.js'
 import { errorReply, makeFaultPlan, withWriteConcernError, type Fault, type FaultPlan } from './faults.js'
 import { makePeerTopology } from './topology.js'
@@ -17,10 +27,15 @@ export interface MongoPeerOptions {
   readonly host?: string
   /** The replica set the peer says it is the primary of. */
   readonly setName?: string
-  /** Told of every command as it arrives, before it runs: what a test asserts the driver sent, and when. */
+  /**
+   * Told of every command as it reaches the server, before it runs: what a test asserts the driver
+   * sent, and when (a `delayRequest` fault makes it reach the server later than it was sent).
+   */
   readonly onCommand?: (name: string, command: Document) => void
   /** `streaming` (the default, as mongod 4.4+): topologyVersion in `hello`, and awaitable `hello` answered as it changes. */
   readonly monitoring?: PeerMonitoring
+  /** How `_id` is kept unique: `idIndex` (the default) or `clustered` collections, whose duplicate key error names no index. */
+  readonly idUniqueness?: IdUniqueness
 }
 
 /** The ways a peer can tell clients of its state, each of which the fault suites run through. */
@@ -46,7 +61,10 @@ export interface MongoPeer {
   readonly restart: (secondaryMs?: number) => Promise<void>
   /**
    * Goes quiet, as a network partition does: connections stay open and new ones are accepted,
-   * but nothing that arrives is answered, and nothing is sent, until `endQuiet`.
+   * but nothing crosses the network either way until `endQuiet`. What was sent meanwhile is held,
+   * not lost, as TCP keeps retransmitting it: when the network heals, the server receives and runs
+   * every command sent into the partition, even on a connection its client has since closed (the
+   * client's FIN comes after its data), and its answers reach the connections still open.
    */
   readonly goQuiet: () => void
   readonly endQuiet: () => void
@@ -74,6 +92,8 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
   let nextRequestId = 0
   let port = options.port ?? 0
   let quiet = false
+  // What each connection has to deliver once the network heals.
+  const held = new Set<() => void>()
   let primaryAgain: NodeJS.Timeout | undefined
 
   const server: Server = createServer((socket) => {
@@ -92,11 +112,12 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
       stopping: stopping.signal,
       topology,
       monitoring,
+      idUniqueness: options.idUniqueness ?? 'idIndex',
     }
-    const read = makeMessageReader()
+    const read = makeMessageReader(MAX_MESSAGE_SIZE_BYTES)
     // One command at a time per connection, in order, as a mongod connection serves them.
     let queue = Promise.resolve()
-    socket.on('data', (chunk: Buffer) => {
+    const receive = (chunk: Buffer): void => {
       let messages: Buffer[]
       try {
         messages = read(chunk)
@@ -104,30 +125,56 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
         socket.destroy()
         return
       }
-      // A quiet network loses what is sent into it.
-      if (quiet) return
       for (const message of messages) {
-        queue = queue.then(() => serve(socket, message, context, closed.signal)).catch(() => {
+        queue = queue.then(() => serve(connection, message, context, closed.signal)).catch(() => {
           socket.destroy()
         })
       }
+    }
+    let inbound: Buffer[] = []
+    let outbound: Buffer[] = []
+    const deliverHeld = (): void => {
+      const [received, sent] = [inbound, outbound]
+      inbound = []
+      outbound = []
+      for (const bytes of sent) if (!socket.destroyed) socket.write(bytes)
+      for (const chunk of received) receive(chunk)
+    }
+    const connection: Connection = {
+      socket,
+      send: (bytes) => {
+        if (quiet) {
+          outbound.push(bytes)
+          held.add(deliverHeld)
+        } else if (!socket.destroyed) socket.write(bytes)
+      },
+    }
+    socket.on('data', (chunk: Buffer) => {
+      if (quiet) {
+        inbound.push(chunk)
+        held.add(deliverHeld)
+      } else receive(chunk)
     })
   })
 
-  const serve = async (socket: Socket, message: Buffer, context: CommandContext, closed: AbortSignal): Promise<void> => {
+  const serve = async ({ socket, send }: Connection, message: Buffer, context: CommandContext, closed: AbortSignal): Promise<void> => {
     const request = decodeRequest(message)
     const name = commandNameOf(request.command)
-    options.onCommand?.(name, request.command)
-    if (monitoring === 'streaming' && isAwaitableHello(request.command)) return stream(socket, request, context, closed)
+    if (monitoring === 'streaming' && isAwaitableHello(request.command)) {
+      options.onCommand?.(name, request.command)
+      return stream(socket, request, context, closed)
+    }
     const fault = faults.take(name)
-    const reply = await answer(request, fault, context)
+    if (fault?.kind === 'delayRequest') await sleep(fault.ms, undefined, { signal: stopping.signal })
+    options.onCommand?.(name, request.command)
+    const reply = request.bodyBytes > MAX_INTERNAL_BSON_OBJECT_SIZE ? tooLarge(request.bodyBytes) : await answer(request, fault, context)
     if (reply === 'drop') {
       socket.destroy()
       return
     }
     if (fault?.kind === 'delayReply') await sleep(fault.ms, undefined, { signal: stopping.signal })
-    if (socket.destroyed || request.moreToCome || quiet) return
-    socket.write(encodeReply(request, (nextRequestId += 1), reply))
+    if (request.moreToCome) return
+    send(encodeReply(request, (nextRequestId += 1), reply))
   }
 
   // An awaitable hello (a streaming monitor's) is answered when the topology changes or the
@@ -169,7 +216,10 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
         return runCommand(command, { ...context, replicationLagMs: fault.ms })
       case 'refuseDocuments':
         return runCommand(command, { ...context, refusal: fault.refusal })
+      case 'interrupt':
+        return runCommand(command, { ...context, interruption: fault.interruption })
       case 'delayReply':
+      case 'delayRequest':
       case undefined:
         return runCommand(command, context)
     }
@@ -212,6 +262,8 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
     },
     endQuiet: () => {
       quiet = false
+      for (const deliver of [...held]) deliver()
+      held.clear()
     },
     setElectionTerm: topology.setElectionTerm,
     stop: async () => {
@@ -221,5 +273,20 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
     },
   }
 }
+
+/** A client's connection as the server sees it: replies go through `send`, which a quiet network holds. */
+interface Connection {
+  readonly socket: Socket
+  readonly send: (bytes: Buffer) => void
+}
+
+// mongod's answer to a command whose own BSON object is over the internal limit (BSONObj's
+// validation, BSONObjectTooLarge): the command is not run.
+const tooLarge = (bytes: number): Document =>
+  commandError(
+    10334,
+    'BSONObjectTooLarge',
+    `BSONObj size: ${bytes} (0x${bytes.toString(16).toUpperCase()}) is invalid. Size must be between 0 and ${MAX_INTERNAL_BSON_OBJECT_SIZE}(16MB)`,
+  )
 
 export type { PeerData }

@@ -20,6 +20,8 @@ export interface WireRequest {
   readonly opCode: typeof OP_MSG | typeof OP_QUERY
   /** The command document; an OP_MSG kind-1 section becomes a field of it (`documents` for insert). */
   readonly command: Document
+  /** The size of the command's own BSON object (an OP_MSG's kind-0 section), which mongod bounds. */
+  readonly bodyBytes: number
   /** Whether the client expects no reply (OP_MSG moreToCome). */
   readonly moreToCome: boolean
   /** Whether the client takes replies streamed one after the other (OP_MSG exhaustAllowed). */
@@ -32,9 +34,10 @@ const DESERIALIZE = { promoteValues: false } as const
 
 /**
  * Splits a byte stream into whole messages: each begins with its own length, so a chunk may hold
- * part of one message or several.
+ * part of one message or several. A length over `maxMessageBytes` is refused by a throw, as mongod
+ * closes a connection that announces one.
  */
-export const makeMessageReader = (): ((chunk: Buffer) => Buffer[]) => {
+export const makeMessageReader = (maxMessageBytes = Infinity): ((chunk: Buffer) => Buffer[]) => {
   let pending: Buffer = Buffer.alloc(0)
   return (chunk) => {
     pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk])
@@ -42,6 +45,7 @@ export const makeMessageReader = (): ((chunk: Buffer) => Buffer[]) => {
     while (pending.length >= 4) {
       const length = pending.readInt32LE(0)
       if (length < HEADER_BYTES) throw new Error(`malformed message: length ${length}`)
+      if (length > maxMessageBytes) throw new Error(`message of ${length} bytes is over the limit`)
       if (pending.length < length) break
       messages.push(pending.subarray(0, length))
       pending = pending.subarray(length)
@@ -56,7 +60,7 @@ export const decodeRequest = (message: Buffer): WireRequest => {
   const opCode = message.readInt32LE(12)
   if (opCode === OP_MSG) return { requestId, opCode, ...decodeOpMsg(message.subarray(HEADER_BYTES)) }
   if (opCode === OP_QUERY) {
-    return { requestId, opCode, command: decodeOpQuery(message.subarray(HEADER_BYTES)), moreToCome: false, exhaustAllowed: false }
+    return { requestId, opCode, ...decodeOpQuery(message.subarray(HEADER_BYTES)), moreToCome: false, exhaustAllowed: false }
   }
   throw new Error(`unsupported opcode ${opCode}`)
 }
@@ -64,11 +68,12 @@ export const decodeRequest = (message: Buffer): WireRequest => {
 // OP_MSG: uint32 flagBits, then sections up to the optional CRC-32C checksum. A kind-0 section
 // is the command body (exactly one); a kind-1 section is a document sequence: int32 size
 // (counting itself), a cstring identifier, then documents.
-const decodeOpMsg = (body: Buffer): { command: Document; moreToCome: boolean; exhaustAllowed: boolean } => {
+const decodeOpMsg = (body: Buffer): { command: Document; bodyBytes: number; moreToCome: boolean; exhaustAllowed: boolean } => {
   const flags = body.readUInt32LE(0)
   const end = body.length - (flags & CHECKSUM_PRESENT ? 4 : 0)
   let offset = 4
   let command: Document | undefined
+  let bodyBytes = 0
   const sequences: Record<string, Document[]> = {}
   while (offset < end) {
     const kind = body.readUInt8(offset)
@@ -76,6 +81,7 @@ const decodeOpMsg = (body: Buffer): { command: Document; moreToCome: boolean; ex
     if (kind === 0) {
       const size = body.readInt32LE(offset)
       command = deserialize(body.subarray(offset, offset + size), DESERIALIZE)
+      bodyBytes = size
       offset += size
     } else if (kind === 1) {
       const size = body.readInt32LE(offset)
@@ -97,6 +103,7 @@ const decodeOpMsg = (body: Buffer): { command: Document; moreToCome: boolean; ex
   if (command === undefined) throw new Error('OP_MSG without a body section')
   return {
     command: { ...command, ...sequences },
+    bodyBytes,
     moreToCome: (flags & MORE_TO_COME) !== 0,
     exhaustAllowed: (flags & EXHAUST_ALLOWED) !== 0,
   }
@@ -105,14 +112,14 @@ const decodeOpMsg = (body: Buffer): { command: Document; moreToCome: boolean; ex
 // OP_QUERY (legacy; the driver uses it only for the first `hello` of a connection): int32
 // flags, cstring fullCollectionName (`admin.$cmd`), int32 numberToSkip, int32 numberToReturn,
 // then the command document. The database comes from the collection name.
-const decodeOpQuery = (body: Buffer): Document => {
+const decodeOpQuery = (body: Buffer): { command: Document; bodyBytes: number } => {
   const nameEnd = body.indexOf(0, 4)
   const fullCollectionName = body.toString('utf8', 4, nameEnd)
   const queryStart = nameEnd + 1 + 8
   const size = body.readInt32LE(queryStart)
   const query = deserialize(body.subarray(queryStart, queryStart + size), DESERIALIZE)
   const command = '$query' in query ? (query.$query as Document) : query
-  return { ...command, $db: fullCollectionName.split('.')[0] }
+  return { command: { ...command, $db: fullCollectionName.split('.')[0] }, bodyBytes: size }
 }
 
 /**
