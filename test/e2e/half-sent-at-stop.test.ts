@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { useCurrentBuild } from '../support/current-build.js'
-import { openRaw, type RawConnection } from '../support/raw-http.js'
+import { finalResponses, openRaw, type RawConnection } from '../support/raw-http.js'
 import { startServiceProcess } from '../support/service-process.js'
 
 // A client still sending its headers or its body when the service stops accepting would hold the
@@ -49,4 +49,32 @@ describe('requests still on their way when the listener closes', function () {
       }
     })
   }
+})
+
+describe('a connection accepted just before the listener closes', function () {
+  this.timeout(30_000)
+  useCurrentBuild()
+
+  it('is answered when its request follows, with Connection: close, not reset', async function () {
+    const service = startServiceProcess({ PLANT_STORE_TOKENS: TOKEN, SHUTDOWN_DRAIN_MS: '0', SHUTDOWN_GRACE_MS: '10000' })
+    try {
+      const url = await service.listening
+      const connection = await openRaw(url)
+      // Accepted by the server: a request on another connection is answered after it.
+      expect((await fetch(`${url}/healthz`)).status).to.equal(200)
+      service.child.kill('SIGTERM')
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const body = '{"id":7,"name":"Fern"}'
+      connection.write(
+        `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      )
+      await connection.closed
+      const [answer] = finalResponses(connection.received())
+      expect(answer?.status, connection.received()).to.equal(200)
+      expect(answer?.headers['connection']).to.equal('close')
+      expect(await service.exited).to.equal(0)
+    } finally {
+      await service.stop('SIGKILL')
+    }
+  })
 })
