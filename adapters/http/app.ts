@@ -1,7 +1,7 @@
 import { METHODS } from 'node:http'
 import Router from '@koa/router'
 import Koa from 'koa'
-import type { HttpContext, HttpMiddleware } from './request/request-state.js'
+import type { HttpMiddleware } from './request/request-state.js'
 import type { Authenticator, PlantStore } from '../../core/index.js'
 import { isLiteralBasePath } from './routes/base-path.js'
 import { closeConnectionWhenDone } from './request/connection-close.js'
@@ -18,7 +18,8 @@ import { ignoreRequests, type HttpObserver } from './ports/http-observer.js'
 import { openApiDocument } from './openapi/document.js'
 import { healthz, readyz } from './routes/probes.js'
 import { requestBoundary } from './request/boundary.js'
-import { sendJsonText, sendProblem } from './errors/respond.js'
+import { JSON_CONTENT_TYPE, sendProblem } from './errors/respond.js'
+import { represent, serveRepresentations } from './routes/fixed-representations.js'
 import { routeRequests, type RouteRequest } from './routes/dispatch.js'
 
 /** An orchestrator probes every few seconds; one storage probe a second keeps its view fresh. */
@@ -77,14 +78,16 @@ export const createHttpApp = ({
   const plants = `${basePath}/plants`
   // The document never changes while the app lives: it is serialised once, not per request (an
   // unauthenticated client could otherwise make the service serialise 30 KB on every request).
+  // It is compressed then too, and answered as the /docs files are: a strong ETag, and 304.
   const documentJson = JSON.stringify(openApiDocument(basePath, { bodyLimitBytes }, { crossOrigin: crossOriginPolicy !== undefined, docsPage }))
+  const documentAnswer = serveRepresentations(represent(JSON_CONTENT_TYPE, Buffer.from(documentJson), 'no-cache'))
   // Paths match exactly as written: /PLANTS and /plants/ are other paths, answered 404.
   const router = new Router({ sensitive: true, strict: true })
   const createPlantHandler = createPlantRoute({ plantStore, authenticator, readJsonBody: makeJsonBodyReader(bodyLimitBytes, jsonLimits) })
   router.post(plants, createPlantHandler)
   refuseOtherMethods(router, plants, ['POST'])
   for (const [path, handler] of [
-    ['/openapi.json', async (ctx: HttpContext) => sendJsonText(ctx, 200, documentJson)],
+    ['/openapi.json', documentAnswer],
     ['/healthz', healthz()],
     ['/readyz', readyz(plantStore, draining, readinessMaxAgeMs)],
     ...(docsPage ? docsAssets() : []).map(({ path, handler }) => [path, handler] as const),
