@@ -14,7 +14,7 @@ import {
 } from '../../../core/index.js'
 import { bearerTokenFrom } from '../request/bearer-credentials.js'
 import { toErrorResponse, type Problem } from '../errors/error-response.js'
-import { parseExactJson } from '../body/exact-json.js'
+import { parseExactJson } from '../../exact-json/index.js'
 import {
   expectationFailed,
   headersTooLarge,
