@@ -15,6 +15,7 @@ import { expectationProblem } from './request/expectation.js'
 import { hostProblem } from './request/host-header.js'
 import { rejectOtherMethods } from './routes/method-not-allowed.js'
 import { ignoreRequests, type HttpObserver } from './ports/http-observer.js'
+import { traceNoRequests, type RequestTracer } from './ports/request-tracer.js'
 import { openApiDocument } from './openapi/document.js'
 import { healthz, readyz } from './routes/probes.js'
 import { requestBoundary } from './request/boundary.js'
@@ -31,6 +32,11 @@ export interface HttpAppDeps {
   readonly log: Logger
   /** Told of every finished request, for metrics; by default no one is. */
   readonly observer?: HttpObserver
+  /**
+   * Opens a span for each request (the OpenTelemetry adapter's `openTelemetryRequestTracer`, say);
+   * by default none is, and a `traceparent`'s trace id still reaches the request's log line.
+   */
+  readonly tracer?: RequestTracer
   /** Path prefix standing for `{base_url}`'s path: '' or '/something' without a trailing slash. */
   readonly basePath: string
   /** Largest request body accepted, in bytes. */
@@ -64,6 +70,7 @@ export const createHttpApp = ({
   authenticator,
   log,
   observer = ignoreRequests,
+  tracer = traceNoRequests,
   basePath,
   bodyLimitBytes,
   jsonLimits = DEFAULT_JSON_LIMITS,
@@ -97,7 +104,7 @@ export const createHttpApp = ({
   }
 
   const app = new Koa()
-  app.use(requestBoundary({ log, observer }))
+  app.use(requestBoundary({ log, observer, tracer }))
   if (crossOriginPolicy !== undefined) app.use(crossOrigin(crossOriginPolicy, ['GET', 'HEAD', 'POST'], new Set([plants])))
   app.use(admitThenRoute(routeRequests({ method: 'POST', path: plants, handler: createPlantHandler }, router), draining))
   return app

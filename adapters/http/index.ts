@@ -10,6 +10,8 @@ export { createBoundedServer, createHttpServer, cutHalfSentRequests, DEFAULT_HTT
 export type { HttpServerLimits } from './server/http-server.js'
 export type { Logger } from './ports/logger.js'
 export type { HttpObserver } from './ports/http-observer.js'
+export type { RequestSpan, RequestTracer } from './ports/request-tracer.js'
+export type { TraceParent } from './request/trace-parent.js'
 export { openApiDocument } from './openapi/document.js'
 export type { OpenApiDocument } from './openapi/document-shape.js'
 export type { DocumentedLimits } from './openapi/error-answers.js'
