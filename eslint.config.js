@@ -7,9 +7,15 @@ import { defineConfig, globalIgnores } from 'eslint/config'
 import importX, { createNodeResolver } from 'eslint-plugin-import-x'
 import tseslint from 'typescript-eslint'
 
-// Modules of adapters/ that are no adapter but the shared vocabulary of several: any adapter may
-// import one through its index, and one imports only the core.
-const SHARED_MODULES = ['http-api']
+// Modules of adapters/ that are no adapter but shared by several: any adapter may import one
+// through its index, and one imports only the core, fp-ts, io-ts and the packages named here.
+const SHARED_PACKAGES = {
+  // The HTTP API's vocabulary: what the service writes and its client reads.
+  'http-api': [],
+  // The exact JSON reader, which embedders also import alone (plant-store/json).
+  'exact-json': ['lossless-json'],
+}
+const SHARED_MODULES = Object.keys(SHARED_PACKAGES)
 
 // Each other folder of adapters/ is an adapter; read at load time so a new adapter is fenced in too.
 const adapterNames = readdirSync(new URL('./adapters/', import.meta.url), { withFileTypes: true })
@@ -28,7 +34,10 @@ const SHARED_THROUGH_INDEX =
   'Import a shared module of adapters/ through its index (adapters/<module>/index.js): the index is its public surface.'
 
 const SHARED_ONLY_CORE =
-  'A shared module of adapters/ imports only the core (and fp-ts, io-ts): it is the vocabulary adapters share, not an adapter.'
+  'A shared module of adapters/ imports only the core (and fp-ts, io-ts, and the packages eslint.config.js names for it): it is what adapters share, not an adapter.'
+
+// Any package but fp-ts, io-ts and those named (node:* and bare Node built-ins included).
+const onlyPackages = (names) => `^(?!(?:${['fp-ts', 'io-ts', ...names].map((name) => name.replaceAll('.', '\\.')).join('|')})(?:/|$)|\\.{1,2}/)`
 
 const KIT_ONLY_CORE =
   'The testing kit (testing/) imports only the core, fp-ts, io-ts and node:assert: an embedder runs it beside any adapter, with no runner or library of ours.'
@@ -191,28 +200,27 @@ export default defineConfig([
     },
   },
 
-  {
-    name: 'plant-store/layers/shared-modules',
-    files: SHARED_MODULES.map((shared) => `adapters/${shared}/**`),
+  ...SHARED_MODULES.map((shared) => ({
+    name: `plant-store/layers/shared-modules/${shared}`,
+    files: [`adapters/${shared}/**`],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ regex: '^(?!(?:fp-ts|io-ts)(?:/|$)|\\.{1,2}/)', message: SHARED_ONLY_CORE }] },
-      ],
+      'no-restricted-imports': ['error', { patterns: [{ regex: onlyPackages(SHARED_PACKAGES[shared]), message: SHARED_ONLY_CORE }] }],
       'import-x/no-restricted-paths': [
         'error',
         {
           basePath: import.meta.dirname,
-          zones: SHARED_MODULES.map((shared) => ({
-            target: `./adapters/${shared}`,
-            from: '.',
-            except: [`./adapters/${shared}`, './core', './node_modules'],
-            message: SHARED_ONLY_CORE,
-          })),
+          zones: [
+            {
+              target: `./adapters/${shared}`,
+              from: '.',
+              except: [`./adapters/${shared}`, './core', './node_modules'],
+              message: SHARED_ONLY_CORE,
+            },
+          ],
         },
       ],
     },
-  },
+  })),
 
   {
     // Outside an adapter, its index is the only way in (an adapter's own files are fenced above).

@@ -2,6 +2,7 @@
 // import it; it imports only the core.
 export { ERROR_STATUSES, ErrorDocumentCodec, errorDocument, readErrorDocument } from './error-document.js'
 export type { ErrorDocument, ErrorStatus } from './error-document.js'
+export { jsonViolations } from './json-violations.js'
 export {
   invalidNewPlantMessage,
   storageFullMessage,

@@ -1,13 +1,13 @@
 import { METHODS } from 'node:http'
 import Router from '@koa/router'
 import Koa from 'koa'
-import type { HttpContext, HttpMiddleware } from './request/request-state.js'
+import type { HttpMiddleware } from './request/request-state.js'
 import type { Authenticator, PlantStore } from '../../core/index.js'
 import { isLiteralBasePath } from './routes/base-path.js'
 import { closeConnectionWhenDone } from './request/connection-close.js'
 import { docsAssets } from './routes/docs-page.js'
 import { createPlantRoute } from './routes/create-plant.js'
-import { DEFAULT_JSON_LIMITS, type JsonLimits } from './body/exact-json.js'
+import { DEFAULT_JSON_LIMITS, type JsonLimits } from '../exact-json/index.js'
 import { makeJsonBodyReader } from './body/json-body.js'
 import { makeDecodeQueue } from './body/decode-queue.js'
 import type { Logger } from './ports/logger.js'
@@ -16,10 +16,12 @@ import { expectationProblem } from './request/expectation.js'
 import { hostProblem } from './request/host-header.js'
 import { rejectOtherMethods } from './routes/method-not-allowed.js'
 import { ignoreRequests, type HttpObserver } from './ports/http-observer.js'
+import { traceNoRequests, type RequestTracer } from './ports/request-tracer.js'
 import { openApiDocument } from './openapi/document.js'
 import { healthz, readyz } from './routes/probes.js'
 import { requestBoundary } from './request/boundary.js'
-import { sendJsonText, sendProblem } from './errors/respond.js'
+import { JSON_CONTENT_TYPE, sendProblem } from './errors/respond.js'
+import { represent, serveRepresentations } from './routes/fixed-representations.js'
 import { routeRequests, type RouteRequest } from './routes/dispatch.js'
 
 /** An orchestrator probes every few seconds; one storage probe a second keeps its view fresh. */
@@ -31,6 +33,11 @@ export interface HttpAppDeps {
   readonly log: Logger
   /** Told of every finished request, for metrics; by default no one is. */
   readonly observer?: HttpObserver
+  /**
+   * Opens a span for each request (the OpenTelemetry adapter's `openTelemetryRequestTracer`, say);
+   * by default none is, and a `traceparent`'s trace id still reaches the request's log line.
+   */
+  readonly tracer?: RequestTracer
   /** Path prefix standing for `{base_url}`'s path: '' or '/something' without a trailing slash. */
   readonly basePath: string
   /** Largest request body accepted, in bytes. */
@@ -64,6 +71,7 @@ export const createHttpApp = ({
   authenticator,
   log,
   observer = ignoreRequests,
+  tracer = traceNoRequests,
   basePath,
   bodyLimitBytes,
   jsonLimits = DEFAULT_JSON_LIMITS,
@@ -78,14 +86,16 @@ export const createHttpApp = ({
   const plants = `${basePath}/plants`
   // The document never changes while the app lives: it is serialised once, not per request (an
   // unauthenticated client could otherwise make the service serialise 30 KB on every request).
+  // It is compressed then too, and answered as the /docs files are: a strong ETag, and 304.
   const documentJson = JSON.stringify(openApiDocument(basePath, { bodyLimitBytes }, { crossOrigin: crossOriginPolicy !== undefined, docsPage }))
+  const documentAnswer = serveRepresentations(represent(JSON_CONTENT_TYPE, Buffer.from(documentJson), 'no-cache'))
   // Paths match exactly as written: /PLANTS and /plants/ are other paths, answered 404.
   const router = new Router({ sensitive: true, strict: true })
   const createPlantHandler = createPlantRoute({ plantStore, authenticator, readJsonBody: makeJsonBodyReader(bodyLimitBytes, jsonLimits, makeDecodeQueue()) })
   router.post(plants, createPlantHandler)
   refuseOtherMethods(router, plants, ['POST'])
   for (const [path, handler] of [
-    ['/openapi.json', async (ctx: HttpContext) => sendJsonText(ctx, 200, documentJson)],
+    ['/openapi.json', documentAnswer],
     ['/healthz', healthz()],
     ['/readyz', readyz(plantStore, draining, readinessMaxAgeMs)],
     ...(docsPage ? docsAssets() : []).map(({ path, handler }) => [path, handler] as const),
@@ -95,7 +105,7 @@ export const createHttpApp = ({
   }
 
   const app = new Koa()
-  app.use(requestBoundary({ log, observer }))
+  app.use(requestBoundary({ log, observer, tracer }))
   if (crossOriginPolicy !== undefined) app.use(crossOrigin(crossOriginPolicy, ['GET', 'HEAD', 'POST'], new Set([plants])))
   app.use(admitThenRoute(routeRequests({ method: 'POST', path: plants, handler: createPlantHandler }, router), draining))
   return app

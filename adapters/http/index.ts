@@ -4,8 +4,8 @@ export type { HttpAppDeps } from './app.js'
 export type { CrossOriginPolicy } from './request/cross-origin.js'
 export { isLiteralBasePath } from './routes/base-path.js'
 export type { ErrorDocument, ErrorStatus } from '../http-api/index.js'
-export { DEFAULT_JSON_LIMITS, parseExactJson } from './body/exact-json.js'
-export type { JsonLimits } from './body/exact-json.js'
+export { DEFAULT_JSON_LIMITS, parseExactJson } from '../exact-json/index.js'
+export type { JsonLimits } from '../exact-json/index.js'
 export {
   createBoundedServer,
   createHttpServer,
@@ -17,6 +17,8 @@ export {
 export type { ExpectationListeners, HttpServerLimits } from './server/http-server.js'
 export type { Logger } from './ports/logger.js'
 export type { HttpObserver } from './ports/http-observer.js'
+export type { RequestSpan, RequestTracer } from './ports/request-tracer.js'
+export type { TraceParent } from './request/trace-parent.js'
 export { openApiDocument } from './openapi/document.js'
 export type { OpenApiDocument } from './openapi/document-shape.js'
 export type { DocumentedLimits } from './openapi/error-answers.js'

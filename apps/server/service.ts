@@ -4,6 +4,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { setTimeout as delay } from 'node:timers/promises'
 import { createHttpApp, createHttpServer, cutHalfSentRequests, type Logger } from '../../adapters/http/index.js'
+import { openTelemetryRequestTracer, traceAuthenticator, tracePlantStore } from '../../adapters/opentelemetry/index.js'
 import type { ServiceConfig, ShutdownConfig } from './config.js'
 import { openAuthenticator } from './authentication.js'
 import { prometheusInstrumentation } from './metrics.js'
@@ -40,14 +41,18 @@ export const startService = async (
   const storage = opened.right
   // Metrics, when configured, wrap the ports and observe the HTTP adapter; without them nothing is measured.
   const instrumentation = config.metrics === undefined ? undefined : prometheusInstrumentation(droppedLogLines)
-  const plantStore = instrumentation?.plantStore(storage.store) ?? storage.store
-  const verifier = openAuthenticator(config, log, instrumentation?.keySet)
+  // Spans always: through @opentelemetry/api they reach the SDK a host registers (a preload, say),
+  // and are its no-op while none is. Metrics wrap the traced ports, so they time the spans too.
+  const tracedStore = tracePlantStore(storage.store)
+  const plantStore = instrumentation?.plantStore(tracedStore) ?? tracedStore
+  const verifier = traceAuthenticator(openAuthenticator(config, log, instrumentation?.keySet))
   const authenticator = instrumentation?.authenticator(verifier) ?? verifier
   let draining = false
   const app = createHttpApp({
     plantStore,
     authenticator,
     log,
+    tracer: openTelemetryRequestTracer(),
     ...(instrumentation === undefined ? {} : { observer: instrumentation.http }),
     basePath: config.basePath,
     bodyLimitBytes: config.bodyLimitBytes,

@@ -90,6 +90,24 @@ describe('eslint.config.js enforces the layers', function () {
     for (const finding of findings) expect(finding).to.match(/imports only the core/)
   })
 
+  it('lets the shared exact JSON reader import lossless-json, and no other package, framework or adapter', async () => {
+    expect(
+      await layerFindings('adapters/exact-json/__lint_probe__.ts', [
+        "export { parse } from 'lossless-json'",
+        "export { INT64_MAX } from '../../core/index.js'",
+        "export * as E from 'fp-ts/lib/Either.js'",
+      ]),
+    ).to.deep.equal([])
+    const findings = await layerFindings('adapters/exact-json/__lint_probe__.ts', [
+      "export { default as Koa } from 'koa'",
+      "export { createHttpApp } from '../http/index.js'",
+      "export { readFile } from 'node:fs/promises'",
+    ])
+    expect(findings.map((finding) => finding.split(':')[0])).to.deep.equal(['1', '2', '3'])
+    expect(await layerFindings('adapters/http-api/__lint_probe__.ts', ["export { parse } from 'lossless-json'"])).to.have.lengthOf(1)
+    expect(await layerFindings('adapters/http/__lint_probe__.ts', ["export { parseExactJson } from '../exact-json/index.js'"])).to.deep.equal([])
+  })
+
   it('lets the testing kit import the core, fp-ts and node:assert', async () => {
     const findings = await layerFindings('testing/__lint_probe__.ts', [
       "export { INT64_MAX } from '../core/index.js'",
@@ -151,7 +169,7 @@ describe('eslint.config.js enforces the layers', function () {
   it("lets an adapter's own tests import its files, and only its own", async () => {
     const findings = await layerFindings('test/adapters/mongodb/__lint_probe__.ts', [
       "export { toPlantDocument } from '../../../adapters/mongodb/plant-document.js'",
-      "export { parseExactJson } from '../../../adapters/http/body/exact-json.js'",
+      "export { makeJsonBodyReader } from '../../../adapters/http/body/json-body.js'",
     ])
     expect(findings).to.have.lengthOf(1)
     expect(findings[0]).to.match(/^2: no-restricted-imports: .*through its index/)

@@ -38,7 +38,7 @@ const NODENEXT = { module: 'NodeNext', moduleResolution: 'NodeNext' }
 const BUNDLER = { module: 'ESNext', moduleResolution: 'Bundler' }
 
 const EXAMPLES = ['embedding.ts', 'http-service.ts', 'client.ts', 'own-storage-adapter.ts']
-const FULL_CONSUMERS = ['mongodb.ts', 'jwt.ts', 'declarations.ts', 'commonjs.cts']
+const FULL_CONSUMERS = ['mongodb.ts', 'jwt.ts', 'declarations.ts', 'commonjs.cts', 'exact-json.ts']
 
 // The README's exports table: each import with the libraries its "install beside it" cell names.
 const INSTALL_LINES: ReadonlyArray<{ readonly subpath: string; readonly libraries: ReadonlyArray<string> }> = readFileSync(join(ROOT, 'README.md'), 'utf8')
@@ -110,6 +110,7 @@ describe('the package, installed as a user installs it', function () {
   const coreDir = () => join(tmp, 'core')
   const fullDir = () => join(tmp, 'full')
   const kitDir = () => join(tmp, 'kit')
+  const jsonDir = () => join(tmp, 'json')
   const lineDir = (subpath: string) => join(tmp, `line-${subpath.replace(/\W+/g, '-')}`)
   const lineLibraries = new Map<string, ReadonlyArray<string>>()
 
@@ -148,10 +149,12 @@ describe('the package, installed as a user installs it', function () {
       lineLibraries.set(subpath, libraries)
     }
     makeConsumer(kitDir(), [])
+    makeConsumer(jsonDir(), [])
     for (const [file, text] of Object.entries(KIT_RUNNERS)) writeFileSync(join(kitDir(), file), text)
     await Promise.all([
       npm([...install, pinned('mocha')], kitDir()),
       npm([...install, pinned('@types/node')], coreDir()),
+      npm([...install, pinned('lossless-json')], jsonDir()),
       npm([...install, pinned('@types/node'), ...ADAPTER_LIBRARIES.map(pinned)], fullDir()),
       ...INSTALL_LINES.map(({ subpath, libraries }) => npm([...install, pinned('@types/node'), ...libraries.map(pinned)], lineDir(subpath))),
     ])
@@ -239,6 +242,17 @@ describe('the package, installed as a user installs it', function () {
     const cjs = await node(coreDir(), 'out/commonjs.cjs')
     expect(cjs.stdout).to.equal('Right function function\n')
     expect(cjs.stderr).to.equal('')
+  })
+
+  it('reads exact JSON without HTTP: plant-store/json beside lossless-json alone, no koa, an id beyond 2^53 kept', async function () {
+    const names = installedNames(jsonDir())
+    expect(names).to.include.members(['plant-store', 'lossless-json'])
+    expect(names.filter((name) => name !== 'lossless-json' && (ADAPTER_LIBRARIES.includes(name) || name.startsWith('@koa/')))).to.deep.equal([])
+    mkdirSync(join(jsonDir(), 'out'))
+    copyFileSync(join(fullDir(), 'out', 'exact-json.js'), join(jsonDir(), 'out', 'exact-json.js'))
+    const { stdout, stderr } = await node(jsonDir(), 'out/exact-json.js')
+    expect(stdout).to.equal('stored Monstera under 9007199254740993\nInvalidInput\n')
+    expect(stderr).to.equal('')
   })
 
   it('runs the MongoDB and JWT consumers', async function () {

@@ -11,19 +11,16 @@ export const sendProblem = (ctx: HttpContext, problem: Problem): void => {
 
 // What Koa would answer for an object body, set here once: given an object, Koa looks the type up
 // by extension and serialises the body only when it responds, which costs more per response.
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
 /**
  * Answers with a JSON document, serialised here rather than by Koa after the middleware has
  * returned: a body that cannot be serialised then throws inside the error boundary. The type is
  * set before the body, or Koa would take a string body for text.
  */
-export const sendJson = (ctx: HttpContext, status: number, body: unknown): void => sendJsonText(ctx, status, JSON.stringify(body))
-
-/** Answers with a JSON document serialised already, for a body that never changes. */
-export const sendJsonText = (ctx: HttpContext, status: number, json: string): void => {
+export const sendJson = (ctx: HttpContext, status: number, body: unknown): void => {
   const { response } = ctx
   response.status = status
   response.set('Content-Type', JSON_CONTENT_TYPE)
-  response.body = json
+  response.body = JSON.stringify(body)
 }

@@ -9,6 +9,10 @@ import { CONNECT_REFUSED, errorAnswersWithin, errorResponse, transportErrorsBesi
 import { pathItem, preflight, probeResponse, serviceGet, WELL_FORMED } from './path-items.js'
 import { withRequestIds } from './request-ids.js'
 
+// What /openapi.json and the /docs files answer alike (routes/fixed-representations.ts).
+const STRONG_ETAG = { description: 'A strong ETag of this representation.', required: true, schema: { type: 'string' } } as const
+const NOT_MODIFIED = { description: 'Not modified: the copy whose ETag the request names in If-None-Match is current.' } as const
+
 /**
  * The OpenAPI 3.1 document of the app mounted under `basePath` (empty, or a path such as `/api`),
  * within `limits`, which its examples state. It names no setting of any program that serves it.
@@ -113,10 +117,13 @@ const describeService = (basePath: string, limits: DocumentedLimits, { crossOrig
         serviceGet({
           operationId: 'getOpenApiDocument',
           summary: 'This OpenAPI document',
-          description: 'The OpenAPI 3.1 document of the service, for the base path it runs under.',
+          description:
+            'The OpenAPI 3.1 document of the service, for the base path it runs under, ' +
+            'compressed (br or gzip, as Accept-Encoding allows) and with a strong ETag.',
           responses: {
             '200': {
               description: 'The OpenAPI 3.1 document of the service.',
+              headers: { ETag: STRONG_ETAG },
               content: {
                 'application/json': {
                   schema: {
@@ -127,6 +134,7 @@ const describeService = (basePath: string, limits: DocumentedLimits, { crossOrig
                 },
               },
             },
+            '304': NOT_MODIFIED,
             ...transportErrorsBeside(),
           },
         }),
@@ -143,10 +151,10 @@ const describeService = (basePath: string, limits: DocumentedLimits, { crossOrig
                 responses: {
                   '200': {
                     description: 'The API reference page.',
-                    headers: { ETag: { description: 'A strong ETag of this representation.', required: true, schema: { type: 'string' } } },
+                    headers: { ETag: STRONG_ETAG },
                     content: { 'text/html': { schema: { type: 'string' } } },
                   },
-                  '304': { description: 'Not modified: the copy whose ETag the request names in If-None-Match is current.' },
+                  '304': NOT_MODIFIED,
                   ...transportErrorsBeside(),
                 },
               }),

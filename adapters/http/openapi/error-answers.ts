@@ -7,6 +7,7 @@ import {
   authenticationUnavailable,
   decodeNewPlant,
   insufficientScope,
+  invalidInput,
   plantConflict,
   storageFull,
   storageUnavailable,
@@ -14,7 +15,8 @@ import {
 } from '../../../core/index.js'
 import { bearerTokenFrom } from '../request/bearer-credentials.js'
 import { toErrorResponse, type Problem } from '../errors/error-response.js'
-import { parseExactJson } from '../body/exact-json.js'
+import { parseExactJson } from '../../exact-json/index.js'
+import { jsonViolations } from '../../http-api/index.js'
 import {
   expectationFailed,
   headersTooLarge,
@@ -34,6 +36,8 @@ const refusal = <P>(result: E.Either<P, unknown>): P => {
   return result.left
 }
 
+const NOT_A_NEW_PLANT = { name: 1, tag: false }
+
 // Each Error answer of the service, by the name it has under components.responses: the problems
 // the mapper turns into it (the status, the example messages and the headers' examples come from
 // the mapper), what it means, and what each header it carries says. A new Error answer is a row
@@ -41,7 +45,8 @@ const refusal = <P>(result: E.Either<P, unknown>): P => {
 export const ERROR_ANSWERS = {
   BadRequest: {
     problems: [
-      refusal(decodeNewPlant({ name: 1, tag: false })),
+      // Worded for the JSON text the client sent, as POST /plants words it.
+      invalidInput(jsonViolations(NOT_A_NEW_PLANT, refusal(decodeNewPlant(NOT_A_NEW_PLANT)).violations)),
       malformedBody(refusal(parseExactJson(new TextEncoder().encode('{"id":1,"name":"x"')))),
       malformedRequest,
     ],

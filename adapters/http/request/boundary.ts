@@ -2,6 +2,8 @@ import type { HttpContext, HttpMiddleware } from './request-state.js'
 import { describeCause, describeCauseBriefly } from '../errors/describe-cause.js'
 import type { Logger } from '../ports/logger.js'
 import type { HttpObserver } from '../ports/http-observer.js'
+import { untraced, type RequestSpan, type RequestTracer } from '../ports/request-tracer.js'
+import { traceParentFrom, type TraceParent } from './trace-parent.js'
 import { requestIdFrom } from './request-id.js'
 import { rememberRequestId } from '../server/parser-refusals.js'
 import { unexpectedFailure } from '../errors/problems.js'
@@ -13,27 +15,34 @@ import { routeOf } from '../routes/dispatch.js'
 export interface RequestBoundaryDeps {
   readonly log: Logger
   readonly observer: HttpObserver
+  readonly tracer: RequestTracer
 }
 
 /**
  * The outermost middleware, and the one error boundary: it gives the request its id (echoed in
  * `X-Request-Id` on every answer), turns anything thrown below into a 500 Error document with a
  * generic message, then writes the one log line of the request and reports it to the observer.
- * Logging and observing run inside their own guard after the answer is settled: neither can
- * change or fail it. A cause reaches the log once, on that line.
+ * The request runs in its span, a child of the caller's `traceparent` when it sent a valid one,
+ * and the trace id is on its log line. Logging, observing and ending the span run inside their
+ * own guard after the answer is settled: none can change or fail it. A cause reaches the log
+ * once, on that line.
  */
 export const requestBoundary =
-  ({ log, observer }: RequestBoundaryDeps): HttpMiddleware =>
+  ({ log, observer, tracer }: RequestBoundaryDeps): HttpMiddleware =>
   async (ctx, next) => {
     const started = performance.now()
-    const sent = ctx.req.headers['x-request-id']
+    const { headers } = ctx.req
+    const sent = headers['x-request-id']
     const requestId = requestIdFrom(typeof sent === 'string' ? sent : undefined)
     ctx.res.setHeader('X-Request-Id', requestId)
+    const traceParent = headers.traceparent === undefined ? undefined : traceParentFrom(headers.traceparent)
+    const traceState = typeof headers.tracestate === 'string' ? headers.tracestate : undefined
+    const span = startSpan(tracer, log, requestId, ctx.req.method ?? '', traceParent, traceState)
     // An answer the server writes on the socket by itself (a 408 for a body too slow) is this
     // request's answer, and carries its id.
     const forgetRequestId = rememberRequestId(ctx.req.socket, requestId)
     try {
-      await next()
+      await span.run(next)
     } catch (error) {
       answerDefect(ctx, requestId, error)
     } finally {
@@ -46,8 +55,30 @@ export const requestBoundary =
     } catch (error) {
       logSafely(log, 'error', 'request observer failed', { requestId, cause: describeCause(error) })
     }
-    writeRequestLine(log, ctx, requestId, route, ms)
+    try {
+      span.finished(route, ctx.status)
+    } catch (error) {
+      logSafely(log, 'error', 'request tracer failed', { requestId, cause: describeCause(error) })
+    }
+    writeRequestLine(log, ctx, requestId, route, ms, span.traceId ?? traceParent?.traceId, span.spanId)
   }
+
+// A tracer that throws leaves the request untraced, and answered as it would have been.
+const startSpan = (
+  tracer: RequestTracer,
+  log: Logger,
+  requestId: string,
+  method: string,
+  parent: TraceParent | undefined,
+  traceState: string | undefined,
+): RequestSpan => {
+  try {
+    return tracer.requestStarted(method, parent, traceState)
+  } catch (error) {
+    logSafely(log, 'error', 'request tracer failed', { requestId, cause: describeCause(error) })
+    return untraced
+  }
+}
 
 const KEPT_ON_DEFECT = /^(connection|vary|access-control-.*)$/
 
@@ -61,7 +92,15 @@ const answerDefect = (ctx: HttpContext, requestId: string, error: unknown): void
   sendProblem(ctx, unexpectedFailure(error))
 }
 
-const writeRequestLine = (log: Logger, ctx: HttpContext, requestId: string, route: string, ms: number): void => {
+const writeRequestLine = (
+  log: Logger,
+  ctx: HttpContext,
+  requestId: string,
+  route: string,
+  ms: number,
+  traceId: string | undefined,
+  spanId: string | undefined,
+): void => {
   const fields: Record<string, unknown> = {
     requestId,
     method: ctx.method,
@@ -69,6 +108,8 @@ const writeRequestLine = (log: Logger, ctx: HttpContext, requestId: string, rout
     status: ctx.status,
     ms: Math.round(ms * 10) / 10,
   }
+  if (traceId !== undefined) fields['traceId'] = traceId
+  if (spanId !== undefined) fields['spanId'] = spanId
   const { subject, problem } = ctx.state
   if (subject !== undefined) fields['subject'] = subject
   const line = requestLogLine(problem, ctx.status)

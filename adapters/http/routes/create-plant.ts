@@ -1,7 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { HttpContext } from '../request/request-state.js'
-import { authenticate, createPlant, type Authenticator, type PlantStore } from '../../../core/index.js'
+import { authenticate, createPlant, invalidInput, type Authenticator, type CreatePlantError, type PlantStore } from '../../../core/index.js'
+import { jsonViolations } from '../../http-api/index.js'
 import { bearerTokenFrom } from '../request/bearer-credentials.js'
 import type { RequestProblem } from '../errors/problems.js'
 import { sendJson, sendProblem } from '../errors/respond.js'
@@ -29,6 +30,10 @@ export const createPlantRoute = ({ plantStore, authenticator, readJsonBody }: Cr
     const body = await readJsonBody(ctx)()
     if (E.isLeft(body)) return sendProblem(ctx, body.left)
     const plant = await create(principal.right, body.right)()
-    return E.isLeft(plant) ? sendProblem(ctx, plant.left) : sendJson(ctx, 200, plant.right)
+    return E.isLeft(plant) ? sendProblem(ctx, inJsonTerms(plant.left, body.right)) : sendJson(ctx, 200, plant.right)
   }
 }
+
+// The client sent JSON text: a field it got wrong is named in JSON's terms, with what it sent.
+const inJsonTerms = (error: CreatePlantError, sent: unknown): CreatePlantError =>
+  error._tag === 'InvalidInput' ? invalidInput(jsonViolations(sent, error.violations)) : error

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import type { HttpMiddleware } from '../request/request-state.js'
+import { represent, serveRepresentations, type FixedRepresentations } from './fixed-representations.js'
 
 /**
  * `/docs`: the API reference, rendered in the browser by Swagger UI from `/openapi.json`. Swagger
@@ -63,63 +62,8 @@ const fromSwaggerUi = (file: string): Buffer => {
   return readFileSync(require.resolve(`swagger-ui-dist/${file}`))
 }
 
-/** One file of the page, in each coding it is served in, with a strong ETag per coding. */
-interface Representations {
-  readonly type: string
-  readonly cacheControl: string
-  readonly identity: Buffer
-  readonly br: Buffer
-  readonly gzip: Buffer
-  readonly etag: string
-}
-
-// Compressed once per process (the bundle is 1.7 MB; brotli at quality 5 takes it to about 0.35 MB
-// in a tenth of a second), not per request: served whole, a bundle cost a request 456 us.
-const represent = (type: string, body: Buffer, cacheControl: string): Representations => ({
-  type,
-  cacheControl,
-  identity: body,
-  br: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-  gzip: gzipSync(body, { level: 6 }),
-  etag: createHash('sha256').update(body).digest('base64url').slice(0, 27),
-})
-
-// The coding a client accepts that makes the smallest answer: br, then gzip, else none.
-const codingFor = (acceptEncoding: string | undefined): 'br' | 'gzip' | 'identity' => {
-  const accepted = new Map(
-    (acceptEncoding ?? '')
-      .toLowerCase()
-      .split(',')
-      .map((item) => {
-        const [name = '', ...parameters] = item.trim().split(';')
-        const q = parameters.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined)
-        return [name.trim(), q === undefined ? 1 : Number(q)] as const
-      }),
-  )
-  const wants = (coding: string): boolean => (accepted.get(coding) ?? accepted.get('*') ?? 0) > 0
-  return wants('br') ? 'br' : wants('gzip') ? 'gzip' : 'identity'
-}
-
-const serve =
-  (file: Representations): HttpMiddleware =>
-  async (ctx) => {
-    const coding = codingFor(ctx.get('Accept-Encoding'))
-    const etag = `"${file.etag}${coding === 'identity' ? '' : `-${coding}`}"`
-    ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY)
-    ctx.set('X-Content-Type-Options', 'nosniff')
-    ctx.set('Cache-Control', file.cacheControl)
-    ctx.vary('Accept-Encoding')
-    ctx.set('ETag', etag)
-    const known = ctx.get('If-None-Match')
-    if (known !== '' && known.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
-      ctx.status = 304
-      return
-    }
-    ctx.status = 200
-    ctx.type = file.type
-    if (coding !== 'identity') ctx.set('Content-Encoding', coding)
-    ctx.body = file[coding]
-  }
+const serve = (file: FixedRepresentations): HttpMiddleware =>
+  serveRepresentations(file, { 'Content-Security-Policy': CONTENT_SECURITY_POLICY })
 
 let assets: ReadonlyArray<DocsAsset> | undefined
 

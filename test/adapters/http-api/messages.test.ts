@@ -5,6 +5,7 @@ import {
   ERROR_STATUSES,
   ErrorDocumentCodec,
   invalidNewPlantMessage,
+  jsonViolations,
   readErrorDocument,
   storageFullMessage,
   storageLimitFrom,
@@ -41,6 +42,21 @@ describe('the HTTP API module', function () {
           if (E.isLeft(decoded) && decoded.left._tag === 'InvalidInput') {
             const { violations } = decoded.left
             expect(violationsFromMessage(invalidNewPlantMessage(violations))).to.deep.equal(violations)
+          }
+        }),
+      )
+    })
+
+    it("reads back the core's violations worded for JSON text, for any JSON body", function () {
+      fc.assert(
+        fc.property(fc.jsonValue(), fc.jsonValue(), (body, id) => {
+          const sent = typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...body, id } : body
+          const decoded = decodeNewPlant(sent)
+          if (E.isLeft(decoded) && decoded.left._tag === 'InvalidInput') {
+            const worded = jsonViolations(sent, decoded.left.violations)
+            expect(worded.map((v) => v.path)).to.deep.equal(decoded.left.violations.map((v) => v.path))
+            expect(violationsFromMessage(invalidNewPlantMessage(worded))).to.deep.equal(worded)
+            for (const { expected } of worded) expect(expected).not.to.match(/bigint|JS number/)
           }
         }),
       )

@@ -137,9 +137,9 @@ describe('plant-store/client against the real service', function () {
       const tampered = recordingFetch((init) => ({ ...init, body: '{"id":1.5,"tag":null}' }))
       const invalid = expectLeftTag(await clientOf(url, { fetch: tampered.fetch }).createPlant({ id: 1n, name: 'x' })(), 'InvalidInput')
       expect(invalid.violations).to.deep.equal([
-        { path: 'id', expected: 'an integer from -9223372036854775808 to 9223372036854775807' },
+        { path: 'id', expected: 'an integer from -9223372036854775808 to 9223372036854775807, not a number with a fraction' },
         { path: 'name', expected: 'a string' },
-        { path: 'tag', expected: 'a string' },
+        { path: 'tag', expected: 'a string, not null' },
       ])
     })
 

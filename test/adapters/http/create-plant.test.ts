@@ -109,6 +109,7 @@ describe('POST /plants', function () {
       ['id just above int64', '{"id":9223372036854775808,"name":"x"}', 'id'],
       ['id just below int64', '{"id":-9223372036854775809,"name":"x"}', 'id'],
       ['id astronomically large', '{"id":1e999999999,"name":"x"}', 'id'],
+      ['id an integer of 21 digits', '{"id":123456789012345678901,"name":"x"}', 'id'],
       ['name missing', '{"id":1}', 'name'],
       ['name a number', '{"id":1,"name":5}', 'name'],
       ['name null', '{"id":1,"name":null}', 'name'],
@@ -127,6 +128,27 @@ describe('POST /plants', function () {
         expect(store.find(1n)).to.equal(undefined)
       })
     }
+
+    it('speaks of what the client sent as JSON text: a JSON number, not a string; a number outside int64', async function () {
+      const RANGE = 'an integer from -9223372036854775808 to 9223372036854775807'
+      const said: ReadonlyArray<readonly [string, string]> = [
+        ['{"id":"1","name":"x"}', `\`id\` must be a JSON number (${RANGE}), not a string.`],
+        ['{"id":null,"name":"x"}', `\`id\` must be a JSON number (${RANGE}), not null.`],
+        ['{"id":false,"name":"x"}', `\`id\` must be a JSON number (${RANGE}), not false.`],
+        ['{"id":[1],"name":"x"}', `\`id\` must be a JSON number (${RANGE}), not an array.`],
+        ['{"id":1.5,"name":"x"}', `\`id\` must be ${RANGE}, not a number with a fraction.`],
+        ['{"id":1.0000000000000000001,"name":"x"}', `\`id\` must be ${RANGE}, not a number with a fraction.`],
+        ['{"id":9223372036854775808,"name":"x"}', `\`id\` must be ${RANGE}, not a number outside that range.`],
+        ['{"id":123456789012345678901,"name":"x"}', `\`id\` must be ${RANGE}, not a number outside that range.`],
+        ['{"id":-1e400,"name":"x"}', `\`id\` must be ${RANGE}, not a number outside that range.`],
+        ['{"name":"x"}', `\`id\` must be ${RANGE}.`],
+        ['{"id":1,"name":5,"tag":{"a":1}}', '`name` must be a string, not a number; `tag` must be a string, not an object.'],
+        ['[{"id":1,"name":"x"}]', 'the request body must be a JSON object, not an array.'],
+      ]
+      for (const [body, message] of said) {
+        expect(await expectErrorDocument(await postPlant(app.url, body), 400), body).to.equal(`Invalid NewPlant: ${message}`)
+      }
+    })
 
     it('names every wrong field at once', async function () {
       const message = await expectErrorDocument(await postPlant(app.url, '{"name":1,"tag":false}'), 400)

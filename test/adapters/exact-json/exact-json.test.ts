@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
-import { parseExactJson } from '../../../adapters/http/body/exact-json.js'
+import { parseExactJson } from '../../../adapters/exact-json/exact-json.js'
 import { decodeNewPlant } from '../../../core/index.js'
 import { int64, SUBMITTED_MARKER } from '../../support/arbitraries.js'
 import { expectLeftTag, expectRight } from '../../support/either.js'
@@ -148,6 +148,15 @@ describe('parseExactJson', function () {
   })
 
   describe('encoding', function () {
+    it('reads a string as it reads its UTF-8 bytes, for any JSON text', function () {
+      fc.assert(
+        fc.property(fc.json(), (text) => {
+          expect(parseExactJson(text)).to.deep.equal(parseExactJson(utf8(text)))
+        }),
+      )
+      expect(parseExactJson('{"id": 9007199254740993}')).to.deep.equal({ _tag: 'Right', right: { id: 9007199254740993n } })
+    })
+
     for (const [label, bytes] of [
       ['a lone 0xFF byte', [0xff]],
       ['an overlong encoding of "/" (C0 AF)', [0xc0, 0xaf]],

@@ -13,23 +13,27 @@ export interface JsonLimits {
 export const DEFAULT_JSON_LIMITS: JsonLimits = { maxNumberLength: 100, maxDepth: 32 }
 
 /**
- * Parses a JSON text from its UTF-8 bytes, keeping every integer of up to 20 digits exact (every
- * int64 among them): a number whose exact value is such an integer becomes a `bigint` (so
- * 9007199254740993 stays itself, and 1.0 and 1e2 are the integers 1 and 100); a larger integer,
- * which no int64 field can hold, is a `number` as JSON.parse reads it, never expanded digit by
- * digit; any other number becomes a `number`, and NaN where the nearest double would
- * be an integer (1.0000000000000000001), so no value claims to be an integer the text is not. Bytes that are not UTF-8 are refused
- * (RFC 8259 section 8.1), as are repeated keys, whatever their values, which JSON.parse would
- * settle silently by keeping the last. A text nested deeper or holding a longer number than the
- * limits allow is refused after one linear scan, before any parsing: the work per byte stays
- * constant whatever the text.
+ * Parses a JSON text, given as its UTF-8 bytes or as a string, keeping every integer of up to 20
+ * digits exact (every int64 among them): a number whose exact value is such an integer becomes a
+ * `bigint` (so 9007199254740993 stays itself, and 1.0 and 1e2 are the integers 1 and 100); a
+ * larger integer, which no int64 field can hold, is a `number` as JSON.parse reads it, never
+ * expanded digit by digit; any other number becomes a `number`, and NaN where the nearest double
+ * would be an integer (1.0000000000000000001), so no value claims to be an integer the text is
+ * not. Bytes that are not UTF-8 are refused (RFC 8259 section 8.1), as are repeated keys, whatever
+ * their values, which JSON.parse would settle silently by keeping the last. A text nested deeper or
+ * holding a longer number than the limits allow is refused after one linear scan, before any
+ * parsing: the work per byte stays constant whatever the text. A refusal is a sentence about "the
+ * request body", as the HTTP adapter answers with it.
  */
-export const parseExactJson = (bytes: Uint8Array, limits: JsonLimits = DEFAULT_JSON_LIMITS): E.Either<string, unknown> => {
+export const parseExactJson = (json: Uint8Array | string, limits: JsonLimits = DEFAULT_JSON_LIMITS): E.Either<string, unknown> => {
   let text: string
-  try {
-    text = utf8.decode(bytes)
-  } catch {
-    return E.left('the request body is not valid UTF-8')
+  if (typeof json === 'string') text = json
+  else {
+    try {
+      text = utf8.decode(json)
+    } catch {
+      return E.left('the request body is not valid UTF-8')
+    }
   }
   const scan = scanJson(text, limits)
   if (scan.excess === 'depth') return E.left(`the request body is nested deeper than ${limits.maxDepth} levels`)

@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import type { HttpMiddleware } from '../request/request-state.js'
+
+/**
+ * A body that never changes while the app lives (the OpenAPI document, the `/docs` files), in
+ * each coding it is served in, with a strong ETag per coding.
+ */
+export interface FixedRepresentations {
+  readonly type: string
+  readonly cacheControl: string
+  readonly identity: Buffer
+  readonly br: Buffer
+  readonly gzip: Buffer
+  readonly etag: string
+}
+
+// Compressed once, when the app is built, not per request: Swagger UI's 1.7 MB bundle takes a
+// tenth of a second at brotli quality 5, and served whole it cost a request 456 us.
+export const represent = (type: string, body: Buffer, cacheControl: string): FixedRepresentations => ({
+  type,
+  cacheControl,
+  identity: body,
+  br: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+  gzip: gzipSync(body, { level: 6 }),
+  etag: createHash('sha256').update(body).digest('base64url').slice(0, 27),
+})
+
+// The coding a client accepts that makes the smallest answer: br, then gzip, else none.
+const codingFor = (acceptEncoding: string | undefined): 'br' | 'gzip' | 'identity' => {
+  const accepted = new Map(
+    (acceptEncoding ?? '')
+      .toLowerCase()
+      .split(',')
+      .map((item) => {
+        const [name = '', ...parameters] = item.trim().split(';')
+        const q = parameters.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined)
+        return [name.trim(), q === undefined ? 1 : Number(q)] as const
+      }),
+  )
+  const wants = (coding: string): boolean => (accepted.get(coding) ?? accepted.get('*') ?? 0) > 0
+  return wants('br') ? 'br' : wants('gzip') ? 'gzip' : 'identity'
+}
+
+/**
+ * Answers GET and HEAD with the representation the client's Accept-Encoding takes best, or 304
+ * when If-None-Match names its ETag. `headers` are set on every answer, 304 included.
+ */
+export const serveRepresentations =
+  (file: FixedRepresentations, headers: Readonly<Record<string, string>> = {}): HttpMiddleware =>
+  async (ctx) => {
+    const coding = codingFor(ctx.get('Accept-Encoding'))
+    const etag = `"${file.etag}${coding === 'identity' ? '' : `-${coding}`}"`
+    ctx.set(headers)
+    ctx.set('X-Content-Type-Options', 'nosniff')
+    ctx.set('Cache-Control', file.cacheControl)
+    ctx.vary('Accept-Encoding')
+    ctx.set('ETag', etag)
+    const known = ctx.get('If-None-Match')
+    if (known !== '' && known.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
+      ctx.status = 304
+      return
+    }
+    ctx.status = 200
+    ctx.type = file.type
+    if (coding !== 'identity') ctx.set('Content-Encoding', coding)
+    ctx.body = file[coding]
+  }

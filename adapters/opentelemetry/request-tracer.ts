@@ -1,0 +1,69 @@
+import {
+  context,
+  createTraceState,
+  isSpanContextValid,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Tracer,
+} from '@opentelemetry/api'
+import { plantStoreTracer } from './tracer.js'
+
+/** A caller's trace context, read from its `traceparent` header. */
+export interface RemoteParent {
+  readonly traceId: string
+  readonly parentId: string
+  readonly flags: number
+}
+
+/** One request's span, as the HTTP adapter runs a request in it. */
+export interface TracedRequest {
+  readonly traceId: string | undefined
+  readonly spanId: string | undefined
+  readonly run: (handle: () => Promise<void>) => Promise<void>
+  readonly finished: (route: string, status: number) => void
+}
+
+/**
+ * The HTTP adapter's `RequestTracer` port (matched by shape: adapters do not import each other)
+ * on OpenTelemetry: each request is a SERVER span named
+ * `<method> <route>` (`POST /plants`), a child of the caller's `traceparent` when it sent one,
+ * current while the request is handled (so the ports' spans are its children), with the HTTP
+ * semantic conventions' `http.request.method`, `http.route` and `http.response.status_code`; a
+ * 5xx marks it as an error. The parent is read from the header by the HTTP adapter itself, so it
+ * is honoured whatever propagator the host registered, or none.
+ */
+export const openTelemetryRequestTracer = (
+  tracer: Tracer = plantStoreTracer(),
+): { readonly requestStarted: (method: string, parent: RemoteParent | undefined, traceState: string | undefined) => TracedRequest } => ({
+  requestStarted: (method, parent, traceState) => {
+    const parentContext = parent === undefined ? context.active() : remoteParent(parent, traceState)
+    const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method } }, parentContext)
+    // With no SDK registered the span records nothing, and is the caller's context at most: the
+    // request runs as it would untraced, and the HTTP adapter logs the traceparent's trace id.
+    if (!span.isRecording()) return NOT_RECORDING
+    const { traceId, spanId } = span.spanContext()
+    const active = trace.setSpan(parentContext, span)
+    return {
+      traceId,
+      spanId,
+      run: (handle) => context.with(active, handle),
+      finished: (route, status) => {
+        span.updateName(`${method} ${route}`)
+        span.setAttribute('http.route', route)
+        span.setAttribute('http.response.status_code', status)
+        if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR })
+        span.end()
+      },
+    }
+  },
+})
+
+const NOT_RECORDING: TracedRequest = { traceId: undefined, spanId: undefined, run: (handle) => handle(), finished: () => {} }
+
+const remoteParent = ({ traceId, parentId, flags }: RemoteParent, traceState: string | undefined): Context => {
+  const spanContext = { traceId, spanId: parentId, traceFlags: flags, isRemote: true }
+  const parent = traceState === undefined ? spanContext : { ...spanContext, traceState: createTraceState(traceState) }
+  return isSpanContextValid(parent) ? trace.setSpanContext(context.active(), parent) : context.active()
+}

@@ -1,0 +1,42 @@
+import { SpanKind, SpanStatusCode, type Attributes, type Span, type Tracer } from '@opentelemetry/api'
+import type { Either } from 'fp-ts/lib/Either.js'
+import type { TaskEither } from 'fp-ts/lib/TaskEither.js'
+
+/** What a span says of a task's answer: its attributes, and whether the answer is a failure of the service. */
+export interface SpanVerdict {
+  readonly attributes: Attributes
+  readonly failed: string | undefined
+}
+
+/**
+ * The same task, run inside a span of its own: a child of the span current when it runs (the
+ * request's), current itself while the task runs, ended when it settles. A rejection (a defect)
+ * is recorded on the span and passes through, as does every answer.
+ */
+export const tracedTask =
+  <L, R>(tracer: Tracer, name: string, task: TaskEither<L, R>, verdict: (answer: Either<L, R>) => SpanVerdict): TaskEither<L, R> =>
+  () =>
+    tracer.startActiveSpan(name, { kind: SpanKind.INTERNAL }, (span) =>
+      task().then(
+        (answer) => {
+          // With no SDK registered, the span records nothing: the verdict is not worked out.
+          if (span.isRecording()) {
+            const { attributes, failed } = verdict(answer)
+            span.setAttributes(attributes)
+            if (failed !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: failed })
+          }
+          span.end()
+          return answer
+        },
+        (defect: unknown) => {
+          endWithDefect(span, defect)
+          throw defect
+        },
+      ),
+    )
+
+const endWithDefect = (span: Span, defect: unknown): void => {
+  if (defect instanceof Error) span.recordException(defect)
+  span.setStatus({ code: SpanStatusCode.ERROR, message: 'defect' })
+  span.end()
+}
