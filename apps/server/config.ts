@@ -118,7 +118,8 @@ const checkRelations = (vars: Variables): E.Either<ReadonlyArray<string>, Variab
     ...(vars.HEADERS_TIMEOUT_MS > vars.REQUEST_TIMEOUT_MS
       ? [`REQUEST_TIMEOUT_MS: expected at least HEADERS_TIMEOUT_MS (${vars.HEADERS_TIMEOUT_MS}): the whole request includes its headers`]
       : []),
-    ...(vars.SHUTDOWN_GRACE_MS !== undefined && vars.SHUTDOWN_GRACE_MS < vars.MONGODB_TIMEOUT_MS
+    // The storage deadline bounds a request only where there is MongoDB to wait for.
+    ...(vars.MONGODB_URI !== undefined && vars.SHUTDOWN_GRACE_MS !== undefined && vars.SHUTDOWN_GRACE_MS < vars.MONGODB_TIMEOUT_MS
       ? [
           `SHUTDOWN_GRACE_MS: expected at least MONGODB_TIMEOUT_MS (${vars.MONGODB_TIMEOUT_MS}): a request must be able to finish its storage call before it is cut`,
         ]
@@ -163,7 +164,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
       },
       shutdown: {
         drainMs: vars.SHUTDOWN_DRAIN_MS,
-        graceMs: vars.SHUTDOWN_GRACE_MS ?? Math.max(DEFAULT_GRACE_MS, vars.MONGODB_TIMEOUT_MS),
+        graceMs: vars.SHUTDOWN_GRACE_MS ?? (vars.MONGODB_URI === undefined ? DEFAULT_GRACE_MS : Math.max(DEFAULT_GRACE_MS, vars.MONGODB_TIMEOUT_MS)),
       },
       logLevel: vars.LOG_LEVEL,
       logBufferBytes: vars.LOG_BUFFER_LIMIT,
