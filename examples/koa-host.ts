@@ -17,13 +17,9 @@ const servePlants = plants.callback()
 
 const host = new Koa()
 host.use(async (ctx, next) => {
-  if (ctx.path !== '/hello') {
-    // Plant Store answers this request itself, body and all: Koa leaves the response alone.
-    ctx.respond = false
-    await servePlants(ctx.req, ctx.res)
-    return
-  }
-  await next()
+  if (ctx.path === '/hello') return next() // your routes
+  ctx.respond = false // Plant Store answers this request itself, body and all
+  await servePlants(ctx.req, ctx.res)
 })
 host.use((ctx) => {
   ctx.body = 'hello from the host Koa app\n'

@@ -408,12 +408,20 @@ describe('the package, installed as a user installs it', function () {
     }
   })
 
-  it('shows each example in the README, verbatim', function () {
+  it('shows each example in the README, verbatim or as an excerpt of its lines', function () {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+    const excerpts = new Map([...readme.matchAll(/<!-- excerpt: examples\/(\S+) -->\n```ts\n([\s\S]*?)```/g)].map(([, file = '', code = '']) => [file, code]))
+    expect([...excerpts.keys()]).to.deep.equal(['http-service.ts', 'koa-host.ts'])
     for (const example of EXAMPLES) {
       const lines = readFileSync(join(ROOT, 'examples', example), 'utf8').split('\n')
-      const code = lines.slice(lines.findIndex((line) => !line.startsWith('//'))).join('\n')
-      expect(readme, example).to.include(code)
+      const excerpt = excerpts.get(example)
+      if (excerpt === undefined) {
+        const code = lines.slice(lines.findIndex((line) => !line.startsWith('//'))).join('\n')
+        expect(readme, example).to.include(code)
+      } else {
+        const missing = excerpt.split('\n').filter((line) => line.trim() !== '' && !lines.includes(line))
+        expect(missing, `lines of the README's excerpt that ${example} does not have`).to.deep.equal([])
+      }
     }
   })
 })
