@@ -14,7 +14,7 @@ export const authenticate =
   ({ authenticator }: AuthenticateDeps) =>
   (token: BearerToken): TE.TaskEither<AuthError, Principal> => {
     const verify = authenticator.verify(token)
-    // One async step, not TE.map: measured (see the README's hot path).
+    // One async step, not TE.map: measured (see docs/contributing.md, the hot path).
     return async () => {
       const identity = await verify()
       return E.isLeft(identity) ? identity : E.right(vouchFor(identity.right))

@@ -48,7 +48,7 @@ export const createNewPlant =
   ({ plantStore }: CreatePlantDeps) =>
   (_principal: Principal, plant: NewPlant): TE.TaskEither<CreateNewPlantError, Plant> => {
     const insert = plantStore.insertUnlessExists(plant)
-    // One async step, not a pipe of TaskEither combinators: measured (see the README's hot path).
+    // One async step, not a pipe of TaskEither combinators: measured (see docs/contributing.md, the hot path).
     return async () => {
       const outcome = await insert()
       return E.isLeft(outcome) ? outcome : settle(plant, outcome.right)

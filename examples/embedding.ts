@@ -14,9 +14,8 @@ if (E.isLeft(token)) throw new Error('not a bearer token')
 const principal = await authenticate({ authenticator })(token.right)()
 if (E.isLeft(principal)) throw new Error(principal.left._tag)
 
-// Untrusted input (JSON read by parseExactJson from plant-store/json, which keeps every int64
-// exact; a queue message) goes to createPlant, which parses it once. Ids are bigints: a JS number
-// may already be rounded (JSON.parse rounds), and is refused with "as a bigint".
+// Untrusted input (JSON text read by parseExactJson from plant-store/json, every int64 exact; a
+// queue message) goes to createPlant, which parses it once. Ids are bigints: JSON.parse rounds.
 const created = await createPlant({ plantStore })(principal.right, { id: 9007199254740993n, name: 'Monstera' })()
 if (E.isRight(created)) console.log(created.right) // { name: 'Monstera' }
 else console.log(created.left._tag) // 'InvalidInput' | 'PlantConflict' | 'StorageUnavailable' | 'StorageFull'

@@ -3,9 +3,11 @@
 // signal npm passes on (npm signals only the process it started) stops them both: as a shell
 // pipeline, tsx would be left running and holding the port.
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { parseEnv } from 'node:util'
 
 const require = createRequire(import.meta.url)
 const bin = (pkg) => {
@@ -13,12 +15,23 @@ const bin = (pkg) => {
   return join(dirname(require.resolve(`${pkg}/package.json`)), typeof declared === 'string' ? declared : declared[pkg])
 }
 
-// No production drain between restarts; local settings from .env when there is one (what the
-// environment already sets wins, as Node's --env-file does).
+// No production drain between restarts. The service reads .env itself, on every restart.
 const env = { ...process.env, SHUTDOWN_DRAIN_MS: process.env.SHUTDOWN_DRAIN_MS ?? '0' }
-const envFile = existsSync('.env') ? ['--env-file=.env'] : []
 
-const service = spawn(process.execPath, [bin('tsx'), 'watch', '--clear-screen=false', ...envFile, 'apps/server/main.ts'], {
+// With no token configured the service would make a new development token at each restart, and a
+// client being developed against it would lose its token on every save: one is made here instead,
+// for as long as `npm run dev` runs.
+const local = existsSync('.env') ? parseEnv(readFileSync('.env', 'utf8')) : {}
+const configured = (name) => (process.env[name] ?? local[name] ?? '') !== ''
+const authConfigured = configured('PLANT_STORE_TOKENS') || [...Object.keys(process.env), ...Object.keys(local)].some((name) => name.startsWith('JWT_') && configured(name))
+if (!authConfigured) {
+  env.PLANT_STORE_TOKENS = randomBytes(32).toString('base64url')
+  process.stderr.write(
+    `\nDevelopment token (kept across restarts until npm run dev stops; set PLANT_STORE_TOKENS for real use):\n  ${env.PLANT_STORE_TOKENS}\n\n`,
+  )
+}
+
+const service = spawn(process.execPath, [bin('tsx'), 'watch', '--clear-screen=false', 'apps/server/main.ts'], {
   env,
   stdio: ['inherit', 'pipe', 'inherit'],
 })

@@ -45,6 +45,20 @@ export interface TestRunner {
   readonly skip?: (reason: string, self: unknown, context: unknown) => void
 }
 
+/**
+ * Runs one case for a runner: resolves with `undefined` when its rule holds, with the reason when
+ * it cannot run here, and rejects, as the case did, when its rule is broken.
+ */
+export const attemptCase = async (contractCase: ContractCase): Promise<string | undefined> => {
+  try {
+    await contractCase.run()
+    return undefined
+  } catch (error) {
+    if (error instanceof ContractSkipped) return error.reason
+    throw error
+  }
+}
+
 /** Registers the suite's cases, one test each, in a `describe` block of its name. */
 export const registerContract = (runner: TestRunner, suite: ContractSuite): void => {
   runner.describe(suite.name, () => {

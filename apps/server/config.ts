@@ -123,7 +123,8 @@ const checkRelations = (vars: Variables): E.Either<ReadonlyArray<string>, Variab
           `BODY_LIMIT: expected at most ${MAX_PLANT_BODY_BYTES} bytes (16 MiB less 1 KiB) with MONGODB_URI: a larger plant would make a document over MongoDB's 16 MiB limit`,
         ]
       : []),
-    ...(vars.SHUTDOWN_GRACE_MS !== undefined && vars.SHUTDOWN_GRACE_MS < vars.MONGODB_TIMEOUT_MS
+    // The storage deadline bounds a request only where there is MongoDB to wait for.
+    ...(vars.MONGODB_URI !== undefined && vars.SHUTDOWN_GRACE_MS !== undefined && vars.SHUTDOWN_GRACE_MS < vars.MONGODB_TIMEOUT_MS
       ? [
           `SHUTDOWN_GRACE_MS: expected at least MONGODB_TIMEOUT_MS (${vars.MONGODB_TIMEOUT_MS}): a request must be able to finish its storage call before it is cut`,
         ]
@@ -168,7 +169,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
       },
       shutdown: {
         drainMs: vars.SHUTDOWN_DRAIN_MS,
-        graceMs: vars.SHUTDOWN_GRACE_MS ?? Math.max(DEFAULT_GRACE_MS, vars.MONGODB_TIMEOUT_MS),
+        graceMs: vars.SHUTDOWN_GRACE_MS ?? (vars.MONGODB_URI === undefined ? DEFAULT_GRACE_MS : Math.max(DEFAULT_GRACE_MS, vars.MONGODB_TIMEOUT_MS)),
       },
       logLevel: vars.LOG_LEVEL,
       logBufferBytes: vars.LOG_BUFFER_LIMIT,

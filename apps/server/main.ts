@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs'
 import * as E from 'fp-ts/lib/Either.js'
-import { loadConfig } from './config.js'
+import { loadConfig, SERVICE_VARIABLES } from './config.js'
 import { announcerOf, asLoggerPort, asyncStdout, makePino } from './logger.js'
 import { startService } from './service.js'
+import { unknownVariables } from './unknown-variables.js'
 
 // `npm start`: configuration, service, and a graceful stop on SIGINT or SIGTERM.
 
@@ -10,11 +12,26 @@ function refuse(messages: ReadonlyArray<string>): never {
   process.exit(1)
 }
 
+// Local settings: `.env` in the working directory, when there is one; a variable already set in
+// the environment wins over the file.
+const ENV_FILE = '.env'
+if (existsSync(ENV_FILE)) {
+  try {
+    process.loadEnvFile(ENV_FILE)
+  } catch (error) {
+    refuse([`${ENV_FILE}: cannot be read (${error instanceof Error ? error.message : String(error)})`])
+  }
+}
+
 const config = loadConfig(process.env)
 if (E.isLeft(config)) refuse(config.left)
 const stdout = asyncStdout(config.right.logBufferBytes)
 const pinoLog = makePino(config.right.logLevel, stdout)
 const log = asLoggerPort(pinoLog)
+// A misspelt variable would otherwise leave its default in place without a word.
+for (const { name, didYouMean } of unknownVariables(process.env, SERVICE_VARIABLES)) {
+  log.warn('variable not read by the service', { variable: name, ...(didYouMean === undefined ? {} : { didYouMean }) })
+}
 stdout.onCaughtUp((count) => log.warn('log lines dropped', { count, detail: "stdout's reader fell behind the log buffer (LOG_BUFFER_LIMIT)" }))
 const started = await startService(config.right, log, announcerOf(pinoLog, config.right.logLevel), stdout.dropped)
 if (E.isLeft(started)) refuse([started.left])

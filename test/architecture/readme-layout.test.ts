@@ -33,6 +33,17 @@ const onDisk = (): ReadonlyArray<string> =>
       .map((entry) => relative(fileURLToPath(ROOT), `${entry.parentPath}/${entry.name}`)),
   ])
 
+// The README is a front door: what a user needs to start, embed or operate, within a length one
+// reads; contributor material and reference detail live in docs/.
+const README_MAX_LINES = 600
+
+describe('the README', function () {
+  it(`is at most ${README_MAX_LINES} lines`, function () {
+    const lines = readFileSync(new URL('README.md', ROOT), 'utf8').split('\n').length
+    expect(lines).to.be.at.most(README_MAX_LINES)
+  })
+})
+
 describe("the README's layout picture", function () {
   it('names every folder of core/, adapters/, apps/ and testing/, and only folders that exist', function () {
     expect([...pictured()].sort()).to.deep.equal([...onDisk()].sort())

@@ -27,7 +27,7 @@ import { int64, newPlantInput, wellFormedText } from '../support/arbitraries.js'
 import { bearerToken, principalFor } from '../support/fakes.js'
 
 // createPlant, createNewPlant and authenticate are one async step each rather than pipes of
-// TaskEither combinators (the README's hot path: the benchmark tells the two apart). Each must
+// TaskEither combinators (docs/contributing.md's hot path: the benchmark tells the two apart). Each must
 // answer what the composition it stands for answers, on any input and any store or authenticator
 // outcome.
 

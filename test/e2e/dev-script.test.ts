@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import { statSync, utimesSync } from 'node:fs'
 import { connect } from 'node:net'
 import { setTimeout as delay } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
@@ -19,6 +20,11 @@ const portIsFree = (port: number): Promise<boolean> =>
     })
     socket.once('error', () => resolve(true))
   })
+
+const withoutNpmOrAuth = (): NodeJS.ProcessEnv =>
+  Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_') && name !== 'PLANT_STORE_TOKENS' && !name.startsWith('JWT_')),
+  )
 
 describe('npm run dev stopped by a signal to npm alone', function () {
   this.timeout(60_000)
@@ -60,5 +66,51 @@ describe('npm run dev stopped by a signal to npm alone', function () {
     await closed
     expect(await portIsFree(port), 'the port, once npm has exited').to.equal(true)
     expect(stdout, 'the service drained as it stopped').to.match(/INFO: stopped/)
+  })
+
+  it('keeps one development token across restarts', async function () {
+    const child = spawn('npm', ['run', 'dev'], {
+      cwd: ROOT,
+      detached: true,
+      env: { ...withoutNpmOrAuth(), PORT: '0', HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    npm = child
+    let stdout = ''
+    let stderr = ''
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    const listened = (times: number) => async (): Promise<number> => {
+      while ((stdout.match(/INFO: listening/g) ?? []).length < times) {
+        if (child.exitCode !== null) expect.fail(`npm run dev exited with ${child.exitCode}:\n${stdout}\n${stderr}`)
+        await delay(100)
+      }
+      return Number([...stdout.matchAll(/url: "http:\/\/127\.0\.0\.1:(\d+)"/g)].at(-1)?.[1])
+    }
+    const created = async (port: number, token: string) =>
+      (
+        await fetch(`http://127.0.0.1:${port}/plants`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+          body: '{"id":1,"name":"Fern"}',
+        })
+      ).status
+
+    const firstPort = await listened(1)()
+    const token = /Development token[^\n]*\n\s+(\S+)/.exec(stderr)?.[1] ?? expect.fail(`no development token on stderr:\n${stderr}`)
+    expect(await created(firstPort, token)).to.equal(200)
+
+    // A saved source restarts the service; its time is put back so dist/ does not look stale.
+    const source = `${ROOT}apps/server/iso-time.ts`
+    const { atime, mtime } = statSync(source)
+    utimesSync(source, new Date(), new Date())
+    try {
+      const port = await listened(2)()
+      expect(await created(port, token), 'the token printed at start, after a restart').to.equal(200)
+    } finally {
+      utimesSync(source, atime, mtime)
+    }
+    process.kill(child.pid as number, 'SIGTERM')
+    await once(child, 'close')
   })
 })

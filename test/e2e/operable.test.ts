@@ -44,13 +44,14 @@ describe('operating the service: logs, request ids and metrics from the running 
     service = undefined
   })
 
-  it('npm start prints only JSON lines on stdout, and does not rebuild when dist/ is up to date', async function () {
+  it('npm start -s prints only JSON lines on stdout, and does not rebuild when dist/ is up to date', async function () {
     // dist/ as `npm test` leaves it: built just now, unless a source was saved since.
     expect(spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: ROOT }).status).to.equal(0)
     const builtAt = statSync(MAIN).mtimeMs
-    // npm's own variables are left out: this is `npm start` as a person types it.
+    // npm's own variables are left out: this is `npm start -s` as a person types it (`-s` keeps
+    // npm's banner off stdout, as the README says for `npm start -s | jq`).
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')))
-    const child = spawn('npm', ['start'], {
+    const child = spawn('npm', ['start', '-s'], {
       cwd: ROOT,
       env: { ...env, PORT: '0', HOST: '127.0.0.1', PLANT_STORE_TOKENS: TOKEN, LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],

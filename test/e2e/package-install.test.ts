@@ -37,7 +37,15 @@ const STRICT = {
 const NODENEXT = { module: 'NodeNext', moduleResolution: 'NodeNext' }
 const BUNDLER = { module: 'ESNext', moduleResolution: 'Bundler' }
 
-const EXAMPLES = ['embedding.ts', 'http-service.ts', 'client.ts', 'own-storage-adapter.ts']
+const EXAMPLES = [
+  'embedding.ts',
+  'http-service.ts',
+  'koa-host.ts',
+  'client.ts',
+  'own-storage-adapter.ts',
+  'own-storage-adapter.node-test.ts',
+  'own-storage-adapter.mocha.ts',
+]
 const FULL_CONSUMERS = ['mongodb.ts', 'jwt.ts', 'declarations.ts', 'commonjs.cts', 'exact-json.ts']
 
 // The README's exports table: each import with the libraries its "install beside it" cell names.
@@ -92,13 +100,14 @@ export const suite = which === 'example'
 const KIT_RUNNERS: Readonly<Record<string, string>> = {
   'suite.mjs': KIT_FIXTURE,
   'kit.node-test.mjs': `import { describe, it } from 'node:test'
-import { registerContract } from 'plant-store/testing'
+import { registerWithNodeTest } from 'plant-store/testing/node-test'
 import { suite } from './suite.mjs'
-registerContract({ describe, it, skip: (reason, _self, t) => t.skip(reason) }, suite)
+registerWithNodeTest({ describe, it }, suite)
 `,
-  'kit.mocha.mjs': `import { registerContract } from 'plant-store/testing'
+  'kit.mocha.mjs': `import { describe, it } from 'mocha'
+import { registerWithMocha } from 'plant-store/testing/mocha'
 import { suite } from './suite.mjs'
-registerContract({ describe, it, skip: (_reason, self) => self.skip() }, suite)
+registerWithMocha({ describe, it }, suite)
 `,
 }
 
@@ -155,7 +164,7 @@ describe('the package, installed as a user installs it', function () {
       npm([...install, pinned('mocha')], kitDir()),
       npm([...install, pinned('@types/node')], coreDir()),
       npm([...install, pinned('lossless-json')], jsonDir()),
-      npm([...install, pinned('@types/node'), ...ADAPTER_LIBRARIES.map(pinned)], fullDir()),
+      npm([...install, pinned('@types/node'), pinned('@types/mocha'), ...ADAPTER_LIBRARIES.map(pinned)], fullDir()),
       ...INSTALL_LINES.map(({ subpath, libraries }) => npm([...install, pinned('@types/node'), ...libraries.map(pinned)], lineDir(subpath))),
     ])
   })
@@ -293,6 +302,70 @@ describe('the package, installed as a user installs it', function () {
     }
   })
 
+  it('runs the Koa host example: its own route, and the HTTP API under its base path', async function () {
+    const token = 'koa-host-token-0123456789'
+    const host = spawn(process.execPath, ['out/koa-host.js'], {
+      cwd: fullDir(),
+      env: { PATH: process.env['PATH'] ?? '', PLANT_STORE_TOKEN: token },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    try {
+      let output = ''
+      host.stdout.setEncoding('utf8')
+      const url = await new Promise<string>((resolve, reject) => {
+        host.stdout.on('data', (chunk: string) => {
+          output += chunk
+          const found = /listening on (\S+)/.exec(output)
+          if (found?.[1] !== undefined) resolve(found[1])
+        })
+        host.once('exit', () => reject(new Error(`the Koa host example exited: ${output}`)))
+      })
+      const hello = await fetch(new URL('/hello', url))
+      expect(await hello.text()).to.equal('hello from the host Koa app\n')
+      const created = await fetch(`${url}/plants`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: '{"id": 9007199254740993, "name": "Monstera"}',
+      })
+      expect([created.status, await created.json()]).to.deep.equal([200, { name: 'Monstera' }])
+      const refused = await fetch(`${url}/plants`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })
+      expect(refused.status).to.equal(401)
+    } finally {
+      host.kill('SIGKILL')
+    }
+  })
+
+  // npm init -y writes a CommonJS project, where import and top-level await do not compile: the
+  // README says what to set, and those settings, run as written, make every example compile.
+  it("compiles every example in a project made by npm init -y once the README's project settings are run", async function () {
+    const setup = /<!-- project-setup:start -->\n```sh\n([\s\S]*?)```\n<!-- project-setup:end -->/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1]
+    expect(setup, "the README's project settings between their markers").to.be.a('string')
+    // The project's installs are the full consumer's; `npx tsc` is the repository's TypeScript.
+    const project = async (name: string, script: string): Promise<string> => {
+      const dir = join(tmp, name)
+      mkdirSync(dir)
+      symlinkSync(join(fullDir(), 'node_modules'), join(dir, 'node_modules'), 'dir')
+      for (const example of EXAMPLES) copyFileSync(join(ROOT, 'examples', example), join(dir, example))
+      await npm(['init', '-y'], dir)
+      const npx = `npx() { if [ "$1" = tsc ]; then shift; node ${JSON.stringify(TSC)} "$@"; else command npx "$@"; fi; }`
+      await run('bash', ['-c', `set -e\n${npx}\n${script}`], { cwd: dir, env: { PATH: process.env['PATH'] ?? '', HOME: tmp } })
+      return dir
+    }
+    const compile = (dir: string) => run(process.execPath, [TSC, '-p', '.', '--noEmit'], { cwd: dir })
+    const asInit = await project('as-init', 'npx tsc --init --types node >/dev/null')
+    const failure = await compile(asInit).then(
+      () => expect.fail('the examples compiled in a CommonJS project'),
+      (error: { stdout?: string }) => error.stdout ?? '',
+    )
+    expect(failure).to.match(/error TS1309|error TS1378|error TS1479/)
+    const asReadme = await project('as-readme', setup ?? '')
+    try {
+      await compile(asReadme)
+    } catch (error) {
+      expect.fail(`the examples do not compile with the README's settings:\n${(error as { stdout?: string }).stdout ?? ''}`)
+    }
+  })
+
   it('passes publint (strict) and Are the Types Wrong on the tarball, node10 included', async function () {
     const bytes = readFileSync(tarball)
     const { messages, pkg } = await publint({
@@ -349,12 +422,20 @@ describe('the package, installed as a user installs it', function () {
     }
   })
 
-  it('shows each example in the README, verbatim', function () {
+  it('shows each example in the README, verbatim or as an excerpt of its lines', function () {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+    const excerpts = new Map([...readme.matchAll(/<!-- excerpt: examples\/(\S+) -->\n```ts\n([\s\S]*?)```/g)].map(([, file = '', code = '']) => [file, code]))
+    expect([...excerpts.keys()]).to.deep.equal(['http-service.ts', 'koa-host.ts'])
     for (const example of EXAMPLES) {
       const lines = readFileSync(join(ROOT, 'examples', example), 'utf8').split('\n')
-      const code = lines.slice(lines.findIndex((line) => !line.startsWith('//'))).join('\n')
-      expect(readme, example).to.include(code)
+      const excerpt = excerpts.get(example)
+      if (excerpt === undefined) {
+        const code = lines.slice(lines.findIndex((line) => !line.startsWith('//'))).join('\n')
+        expect(readme, example).to.include(code)
+      } else {
+        const missing = excerpt.split('\n').filter((line) => line.trim() !== '' && !lines.includes(line))
+        expect(missing, `lines of the README's excerpt that ${example} does not have`).to.deep.equal([])
+      }
     }
   })
 })

@@ -42,8 +42,7 @@ describe('npm start stopped from a terminal', function () {
   const messages = (stdout: string): string[] =>
     stdout
       .split('\n')
-      // The service's lines, one JSON object each; npm's own report of a failed script (JSON
-      // spread over several lines, as the project's .npmrc asks) is not one of them.
+      // The service's lines, one JSON object each; npm's banner is not one of them.
       .filter((line) => line.startsWith('{"'))
       .map((line) => String((JSON.parse(line) as { msg: unknown }).msg))
 

@@ -11,9 +11,7 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
 export const run = promisify(execFile)
 
-// npm settings from the `npm test` that runs this must not leak into the installs under test,
-// and the project's .npmrc is the user's: its `json` applies to the commands a user types, so
-// the tests ask for the human form where they read it.
+// npm settings from the `npm test` that runs this must not leak into the installs under test.
 const npmEnv = (): NodeJS.ProcessEnv =>
   Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm_package_|npm_lifecycle_|npm_config_|INIT_CWD$)/.test(key)))
 

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import { dirname } from 'node:path'
 import { isBuildCurrent, MAIN } from './current-build.js'
 import { checkTrafficOf, forgetTrafficOf } from './traffic-check.js'
 
@@ -23,8 +24,8 @@ export interface ServiceCommand {
 
 /**
  * Starts the built service as `npm start` would (node on dist/apps/server/main.js), with only the
- * given environment beside PATH, on an ephemeral loopback port unless the environment says
- * otherwise. The suite must call `useCurrentBuild()`: a stale `dist/` would test old code. Given
+ * given environment beside PATH (and no .env), on an ephemeral loopback port unless the
+ * environment says otherwise. The suite must call `useCurrentBuild()`: a stale `dist/` would test old code. Given
  * a command, it starts that instead (an installed copy of the service), with the same checks.
  */
 export const startServiceProcess = (env: Record<string, string>, command?: ServiceCommand): ServiceProcess => {
@@ -33,7 +34,9 @@ export const startServiceProcess = (env: Record<string, string>, command?: Servi
   }
   const [program, ...args] = command?.argv ?? [process.execPath, MAIN]
   const child = spawn(program, args, {
-    cwd: command?.cwd,
+    // Not the repository: the service reads .env from its working directory, and a developer's
+    // local settings must not reach the service a test configures. The build's folder has none.
+    cwd: command?.cwd ?? dirname(MAIN),
     env: { PATH: process.env['PATH'] ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

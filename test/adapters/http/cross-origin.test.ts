@@ -121,6 +121,8 @@ describe('CORS, the headers on the wire', function () {
     expect(response.status).to.equal(204)
     expect(response.headers.get('access-control-allow-origin')).to.equal(allowed)
     expect(response.headers.get('access-control-allow-headers')).to.equal('Authorization,Content-Type,X-Request-Id')
+    // The methods the service answers (docs/operating.md names them): the operation's POST, and GET and HEAD.
+    expect(response.headers.get('access-control-allow-methods')).to.equal('GET,HEAD,POST')
     expect(response.headers.get('access-control-allow-credentials')).to.equal(null)
     expect(response.headers.get('vary')).to.match(/Origin/)
   })

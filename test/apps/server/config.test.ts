@@ -82,12 +82,14 @@ describe('configuration from the environment', function () {
     })
   })
 
-  it('makes the grace period no shorter than the storage deadline by default', function () {
-    expect(expectRight(loadConfig({ MONGODB_TIMEOUT_MS: '20000' })).shutdown).to.deep.equal({ drainMs: 5_000, graceMs: 20_000 })
+  const MONGODB_URI = 'mongodb://db.example:27017/?replicaSet=rs0'
+
+  it('makes the grace period no shorter than the storage deadline by default, with MongoDB', function () {
+    expect(expectRight(loadConfig({ MONGODB_URI, MONGODB_TIMEOUT_MS: '20000' })).shutdown).to.deep.equal({ drainMs: 5_000, graceMs: 20_000 })
   })
 
-  it('refuses a grace period shorter than the storage deadline, naming SHUTDOWN_GRACE_MS', function () {
-    expect(refusal({ MONGODB_TIMEOUT_MS: '20000', SHUTDOWN_GRACE_MS: '10000' })).to.deep.equal([
+  it('refuses a grace period shorter than the storage deadline with MongoDB, naming SHUTDOWN_GRACE_MS', function () {
+    expect(refusal({ MONGODB_URI, MONGODB_TIMEOUT_MS: '20000', SHUTDOWN_GRACE_MS: '10000' })).to.deep.equal([
       'SHUTDOWN_GRACE_MS: expected at least MONGODB_TIMEOUT_MS (20000): a request must be able to finish its storage call before it is cut',
     ])
   })
@@ -99,6 +101,11 @@ describe('configuration from the environment', function () {
     ])
     expect(expectRight(loadConfig({ MONGODB_URI: uri, BODY_LIMIT: '16776192' })).bodyLimitBytes).to.equal(16_776_192)
     expect(expectRight(loadConfig({ BODY_LIMIT: '16MiB' })).bodyLimitBytes).to.equal(16 * 1024 * 1024)
+  })
+
+  it('leaves the grace period alone from the storage deadline without MongoDB', function () {
+    expect(expectRight(loadConfig({ MONGODB_TIMEOUT_MS: '20000' })).shutdown).to.deep.equal({ drainMs: 5_000, graceMs: 10_000 })
+    expect(expectRight(loadConfig({ SHUTDOWN_GRACE_MS: '1000' })).shutdown).to.deep.equal({ drainMs: 5_000, graceMs: 1_000 })
   })
 
   it('refuses a request timeout shorter than the headers timeout, naming REQUEST_TIMEOUT_MS', function () {

@@ -1,0 +1,36 @@
+// plant-store/testing/mocha: the kit's contracts registered with mocha. The caller passes mocha's
+// `describe` and `it` (its globals, or `import { describe, it } from 'mocha'`), so the kit itself
+// imports no runner.
+import { attemptCase, type ContractSuite } from './suite.js'
+
+/** What the kit needs of mocha's `this` in a test: skipping it, and its title to give the reason. */
+export interface MochaTestContext {
+  readonly skip: () => void
+  readonly test?: { title: string } | undefined
+}
+
+/** mocha's `describe` and `it`. */
+export interface MochaRunner {
+  readonly describe: (name: string, body: () => void) => unknown
+  readonly it: (name: string, test: (this: MochaTestContext) => Promise<void>) => unknown
+}
+
+/**
+ * Registers the suite's cases with mocha, one test each in a `describe` block of the suite's
+ * name: `registerWithMocha({ describe, it }, suite)`. A case that cannot run here is pending, its
+ * reason added to its title (mocha's skip takes none); one that breaks its rule fails, naming the
+ * rule.
+ */
+export const registerWithMocha = ({ describe, it }: MochaRunner, suite: ContractSuite): void => {
+  describe(suite.name, () => {
+    for (const contractCase of suite.cases) {
+      // A function of no parameters: mocha reads a declared parameter as `done`.
+      it(contractCase.name, async function () {
+        const skipped = await attemptCase(contractCase)
+        if (skipped === undefined) return
+        if (this.test !== undefined) this.test.title = `${this.test.title} (skipped: ${skipped})`
+        this.skip()
+      })
+    }
+  })
+}
