@@ -35,7 +35,8 @@ export type RequestShape =
       readonly name: string
       readonly framing: Framing
       readonly contentType: 'application/json' | 'text/plain'
-      readonly expectContinue: boolean
+      /** An `Expect` header: none, the one HTTP/1.1 defines, or one no server can meet. */
+      readonly expect: 'none' | '100-continue' | 'unknown'
     }
   /** A request line a parser refuses, sent with a Host header and an empty line after it. */
   | { readonly _tag: 'BadRequestLine'; readonly line: string }
@@ -52,6 +53,8 @@ const CRLF = '\r\n'
 
 const tokenHeader = (token: Token): string =>
   token === 'valid' ? `Authorization: Bearer ${FUZZ_TOKEN}${CRLF}` : token === 'wrong' ? `Authorization: Bearer not-${FUZZ_TOKEN}${CRLF}` : ''
+
+const EXPECT_HEADER = { none: '', '100-continue': `Expect: 100-continue${CRLF}`, unknown: `Expect: 200-ok${CRLF}` } as const
 
 const chunked = (body: string): string => `${body.length.toString(16)}${CRLF}${body}${CRLF}0${CRLF}${CRLF}`
 
@@ -90,7 +93,7 @@ export const renderRequest = (shape: RequestShape): string => {
       const { headers, body } = framed(shape.framing, json)
       return (
         `POST /plants HTTP/1.1${CRLF}Host: fuzz${CRLF}${tokenHeader(shape.token)}` +
-        `Content-Type: ${shape.contentType}${CRLF}${shape.expectContinue ? `Expect: 100-continue${CRLF}` : ''}` +
+        `Content-Type: ${shape.contentType}${CRLF}${EXPECT_HEADER[shape.expect]}` +
         `${headers}${CRLF}${body}`
       )
     }
@@ -136,7 +139,7 @@ const createPlant: fc.Arbitrary<RequestShape> = fc.record({
     'content-length-beyond-body',
   ),
   contentType: fc.constantFrom('application/json' as const, 'text/plain' as const),
-  expectContinue: fc.boolean(),
+  expect: fc.constantFrom('none' as const, '100-continue' as const, 'unknown' as const),
 })
 
 const badRequestLine: fc.Arbitrary<RequestShape> = fc.record({
