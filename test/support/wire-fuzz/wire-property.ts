@@ -26,8 +26,8 @@ export const DEFAULT_WIRE_FUZZ_SETTINGS: WireFuzzSettings = {
 export const wireProperty = (keeper: ServiceKeeper, settings: WireFuzzSettings) => {
   let firstFailureAt: number | undefined
   return fc.asyncProperty(scenario({ headersTimeoutMs: FUZZ_HEADERS_TIMEOUT_MS }, settings.maxActions), async (generated) => {
-    // Shrinking past its budget: the candidates left are skipped, not run.
-    fc.pre(firstFailureAt === undefined || Date.now() - firstFailureAt < settings.shrinkBudgetMs)
+    // Shrinking past its budget ends the run; fast-check reports the smallest failure found so far.
+    if (firstFailureAt !== undefined && Date.now() - firstFailureAt >= settings.shrinkBudgetMs) throw new fc.PreconditionFailure(true)
     try {
       const service = await keeper.forCase()
       const verdict = await runScenario(service, generated, settings, () => keeper.claimDeath(service))
