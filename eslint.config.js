@@ -246,8 +246,9 @@ export default defineConfig([
     // Tests say why they are pending on stderr (test/support/pending.ts).
     name: 'plant-store/tests-leave-stdout-to-the-reporter',
     files: ['test/**'],
-    // Commands of their own: the peer (npm run mongo-peer), and the consumer programs the install test runs.
-    ignores: ['test/support/mongo-peer/main.ts', 'test/e2e/consumer/**'],
+    // Commands of their own: the peer (npm run mongo-peer), the wire fuzzer (npm run fuzz), and the
+    // consumer programs the install test runs.
+    ignores: ['test/support/mongo-peer/main.ts', 'test/support/wire-fuzz/main.ts', 'test/e2e/consumer/**'],
     rules: {
       'no-console': 'error',
       'no-restricted-properties': [
