@@ -14,6 +14,8 @@ const SERIES: ReadonlyArray<{ readonly metric: Metric; readonly label: string; r
 const escape = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
+const connectionsLabel = (n: number): string => `${n} connection${n === 1 ? '' : 's'}`
+
 const fixed = (n: number): string => n.toFixed(1)
 
 const text = (x: number, y: number, content: string, attributes = ''): string =>
@@ -79,7 +81,7 @@ export const renderCurveSvg = (points: ReadonlyArray<CurvePoint>, caption: strin
       }
       body.push(
         `<circle class="${metric}" cx="${fixed(at(i))}" cy="${fixed(y(spread.median))}" r="4" fill="${colour}">` +
-          `<title>${escape(`${points[i]?.connections} connections: ${spread.median.toFixed(2)}x`)}</title></circle>`,
+          `<title>${escape(`${connectionsLabel(points[i]?.connections ?? 0)}: ${spread.median.toFixed(2)}x`)}</title></circle>`,
       )
     }
   })

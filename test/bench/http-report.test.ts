@@ -333,3 +333,25 @@ describe('the HTTP benchmark options', () => {
       .and.include('--load (BENCH_LOAD)')
   })
 })
+
+describe('the HTTP benchmark options for the curve', () => {
+  it('measures the curve at 1, 5, 10, 20 and 50 connections and draws it into docs/ unless told otherwise', () => {
+    const parsed = parseOptions([], {})
+    expect(parsed.ok && parsed.options).to.deep.include({ levels: [1, 5, 10, 20, 50], svgPath: 'docs/performance-curve.svg', durationSeconds: 5 })
+  })
+
+  it('takes the levels, the seconds and the picture for a quick run, from flags or variables', () => {
+    const quick = parseOptions(['--levels', '5, 1,5', '--seconds', '1', '--rounds', '1', '--svg', '/tmp/curve.svg'], {})
+    expect(quick.ok && quick.options).to.deep.include({ levels: [1, 5], durationSeconds: 1, rounds: 1, svgPath: '/tmp/curve.svg' })
+    const fromEnv = parseOptions([], { BENCH_LEVELS: '20', BENCH_SECONDS: '2', BENCH_SVG: '' })
+    expect(fromEnv.ok && fromEnv.options).to.deep.include({ levels: [20], durationSeconds: 2, svgPath: undefined })
+  })
+
+  it('refuses a level that is not a connection count', () => {
+    for (const levels of ['0', '1,x', '2.5', '1,,5']) {
+      const bad = parseOptions(['--levels', levels], {})
+      expect(bad.ok, levels).to.equal(false)
+      if (!bad.ok) expect(bad.problems.join('\n')).to.include('--levels (BENCH_LEVELS)')
+    }
+  })
+})
