@@ -69,8 +69,8 @@ const machine = `${cores.length} cores (${cores[0]?.model.trim() ?? 'unknown CPU
 const date = new Date()
 settings.progress(`bench:http: load from ${load.description}; ${machine}`)
 settings.progress(`bench:http: ${pinning}`)
-// About two seconds a run to start a server (and its wire peer) and stop it.
-const perRun = options.warmupSeconds + options.durationSeconds + 2
+// About three seconds a run to start a server (and its wire peer, under tsx) and stop it.
+const perRun = options.warmupSeconds + options.durationSeconds + 3
 settings.progress(
   `bench:http: ${runs.length} runs a round, ${options.rounds} round(s): about ${formatDuration(runs.length * options.rounds * perRun)}` +
     (options.prefill === 0 || !options.servers.includes('service')
