@@ -53,7 +53,6 @@ export const renderCurveSvg = (points: ReadonlyArray<CurvePoint>, caption: strin
       text(PLOT.left - 8, at + 4, `${tick.toFixed(1)}x`, 'text-anchor="end"'),
     )
   }
-  body.push(text(PLOT.right - 4, y(1) - 6, '= reference', 'text-anchor="end" fill="#333333"'))
   points.forEach((p, i) => body.push(text(x(i), PLOT.bottom + 18, String(p.connections), 'text-anchor="middle"')))
   body.push(text((PLOT.left + PLOT.right) / 2, PLOT.bottom + 36, 'open connections', 'text-anchor="middle"'))
   SERIES.forEach(({ metric, colour }, s) => {
@@ -90,6 +89,6 @@ export const renderCurveSvg = (points: ReadonlyArray<CurvePoint>, caption: strin
     const lx = PLOT.left + s * 330
     body.push(`<circle cx="${lx}" cy="${legendY - 4}" r="4" fill="${colour}"/>`, text(lx + 10, legendY, label))
   })
-  body.push(text(PLOT.right, legendY - 18, 'dots: medians of same-round ratios; bars: lowest to highest round; dashes: goals', 'text-anchor="end" fill="#555555" font-size="11"'))
+  body.push(text(PLOT.right, legendY - 18, 'dark line: as the reference; dots: medians of same-round ratios; bars: lowest to highest round; dashes: goals', 'text-anchor="end" fill="#555555" font-size="11"'))
   return [...head, ...body, '</svg>', ''].join('\n')
 }

@@ -147,7 +147,9 @@ export const renderCurve = (points: ReadonlyArray<CurvePoint>, picture: string |
   return [
     '',
     'The production path at every load: the service on MongoDB (request log on) and the driver reference ' +
-      "(Koa, one middleware, the driver's `insertOne`), fresh ids, each at every connection count in the same rounds. " +
+      "(Koa, one middleware, the driver's `insertOne` with the same durability: w majority, journaled, an int64 `_id`), " +
+      'each on a fresh wire peer (test/support/mongo-peer, its own process, its CPU not counted), fresh ids, ' +
+      'at every connection count in the same rounds. ' +
       'Each number is the median over rounds; each ratio (service ÷ reference) is taken within a round, its median first ' +
       'and the lowest and highest round in brackets.',
     '',
