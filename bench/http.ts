@@ -1,15 +1,20 @@
 // `npm run bench:http` (also part of `npm run bench`): the service as `npm start` runs it, under
-// load from another process, against reference servers doing the same work (issue 11). Progress
-// goes to stderr; the report, a Markdown block for the README, to stdout. Nothing here asserts a
-// time: the goal is read from the report.
-import { existsSync, mkdirSync } from 'node:fs'
+// load from another process, against reference servers doing the same work; the MongoDB path and
+// its reference at every connection count of the curve. Progress goes to stderr; the report, a
+// Markdown block for docs/performance.md, to stdout; the curve's picture to an SVG file. Nothing
+// here asserts a time: the goals are read from the report.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
+import { dirname, isAbsolute, relative } from 'node:path'
 import { autocannonLoad } from './http/autocannon.js'
 import { buildReferenceServers } from './http/build-references.js'
+import { CURVE_KEYS, curvePoints } from './http/curve.js'
+import { renderCurveSvg } from './http/curve-svg.js'
 import type { LoadGenerator } from './http/load.js'
-import { makeIdRanges, runFlatCheck, runRounds } from './http/measure.js'
+import { makeIdRanges, planRuns, runFlatCheck, runRounds } from './http/measure.js'
 import { parseOptions, USAGE, type HttpBenchOptions } from './http/options.js'
-import { renderReport } from './http/report.js'
+import { allowedCores, pinSelf, planPinning } from './http/pinning.js'
+import { formatDuration, renderReport } from './http/report.js'
 import { serverUnderTest } from './http/servers-under-test.js'
 import { makeWrkLoad, wrkVersion } from './http/wrk.js'
 
@@ -18,10 +23,10 @@ function fail(message: string): never {
   process.exit(1)
 }
 
-const chooseLoad = (wanted: HttpBenchOptions['load']): LoadGenerator => {
+const chooseLoad = (wanted: HttpBenchOptions['load'], cores: string | undefined): LoadGenerator => {
   if (wanted === 'autocannon') return autocannonLoad
   const version = wrkVersion()
-  if (version !== undefined) return makeWrkLoad(version)
+  if (version !== undefined) return makeWrkLoad(version, cores)
   if (wanted === 'wrk') return fail('--load wrk, but wrk is not on PATH (Debian: apt-get install -y wrk)')
   process.stderr.write('bench:http: wrk is not on PATH; using autocannon, which saturates before the fastest servers do\n')
   return autocannonLoad
@@ -37,9 +42,21 @@ const { options } = parsed
 if (!existsSync('dist/apps/server/main.js')) fail('dist/apps/server/main.js is missing: run npm run build (npm run bench:http does)')
 if (options.logDir !== undefined) mkdirSync(options.logDir, { recursive: true })
 
-const load = chooseLoad(options.load)
-const where = { referencesDir: buildReferenceServers(), logDir: options.logDir, serviceEnv: options.serviceEnv }
+const startedAt = Date.now()
+const plan = planPinning(allowedCores())
+// The harness drives the load (autocannon runs inside it): it belongs on the load generator's core.
+const pinning =
+  plan.load === undefined || pinSelf(plan.load) ? plan.description : `${plan.description} (the harness itself could not be pinned)`
+const load = chooseLoad(options.load, plan.load)
+const where = {
+  referencesDir: buildReferenceServers(),
+  logDir: options.logDir,
+  serviceEnv: options.serviceEnv,
+  serverCores: plan.server,
+  peerCores: plan.peer,
+}
 const servers = options.servers.map((key) => serverUnderTest(key, where))
+const runs = planRuns(servers, CURVE_KEYS, options.levels, options.connections)
 const settings = {
   load,
   shape: { threads: options.threads, connections: options.connections, durationSeconds: options.durationSeconds },
@@ -51,8 +68,17 @@ const cores = cpus()
 const machine = `${cores.length} cores (${cores[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}, load average ${loadavg()[0]?.toFixed(1)} at start`
 const date = new Date()
 settings.progress(`bench:http: load from ${load.description}; ${machine}`)
+settings.progress(`bench:http: ${pinning}`)
+// About three seconds a run to start a server (and its wire peer, under tsx) and stop it.
+const perRun = options.warmupSeconds + options.durationSeconds + 3
+settings.progress(
+  `bench:http: ${runs.length} runs a round, ${options.rounds} round(s): about ${formatDuration(runs.length * options.rounds * perRun)}` +
+    (options.prefill === 0 || !options.servers.includes('service')
+      ? ''
+      : `, then the flat-store check (its fill at most ${formatDuration(options.prefillTimeoutSeconds)})`),
+)
 
-const measured = await runRounds(servers, options.rounds, settings)
+const measured = await runRounds(runs, options.rounds, settings)
 const { rounds } = measured
 const failures = [...measured.failures]
 const service = servers.find((s) => s.key === 'service')
@@ -65,6 +91,21 @@ const flat =
         return undefined
       })
 
+const onCurve = servers.some((s) => CURVE_KEYS.includes(s.key))
+const curve = onCurve ? curvePoints(rounds, options.levels) : []
+let picture: string | undefined
+if (options.svgPath !== undefined && curve.length > 0) {
+  const caption =
+    `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cores.length} cores, ${load.description}, ` +
+    `${options.rounds} round(s) of ${options.durationSeconds} s, fresh ids; ${plan.load === undefined ? 'not pinned' : 'pinned with taskset'}`
+  mkdirSync(dirname(options.svgPath), { recursive: true })
+  writeFileSync(options.svgPath, renderCurveSvg(curve, caption))
+  // The report is written for docs/performance.md: a picture under docs/ is linked relative to it.
+  const fromDocs = relative('docs', options.svgPath)
+  picture = fromDocs.startsWith('..') || isAbsolute(fromDocs) ? options.svgPath : fromDocs
+  settings.progress(`bench:http: the curve is in ${options.svgPath}`)
+}
+
 process.stdout.write(
   `${renderReport(
     {
@@ -76,11 +117,15 @@ process.stdout.write(
       warmupSeconds: options.warmupSeconds,
       rounds: options.rounds,
       machine,
+      pinning,
+      elapsedSeconds: (Date.now() - startedAt) / 1000,
+      picture,
     },
     servers,
     rounds,
     flat,
     failures,
+    curve,
   )}\n`,
 )
 if (failures.length > 0) process.exitCode = 1

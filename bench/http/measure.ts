@@ -1,5 +1,6 @@
 // One measurement of one server process, and the runs built from it: interleaved rounds of fresh
-// processes, and the flat-store check (the service empty, then holding many plants).
+// processes, each server at one or several connection counts, and the flat-store check (the
+// service empty, then holding many plants).
 import { requestsPerSecond, type LoadGenerator, type LoadResult, type LoadShape } from './load.js'
 import type { ServerProcess } from './processes.js'
 import type { ServerKey } from './options.js'
@@ -61,30 +62,57 @@ export const measure = async (
   }
 }
 
+/** One server measured at one connection count. */
+export interface Run {
+  readonly server: ServerUnderTest
+  readonly connections: number
+}
+
+/** One round: each server's measurements by connection count. */
+export type Round = ReadonlyMap<ServerKey, ReadonlyMap<number, Measurement>>
+
 /** Every round's measurements, and the runs that failed (a server that would not start, say). */
 export interface RoundsResult {
-  readonly rounds: ReadonlyArray<ReadonlyMap<ServerKey, Measurement>>
+  readonly rounds: ReadonlyArray<Round>
   readonly failures: ReadonlyArray<string>
 }
 
 /**
- * Each round starts every server afresh, in an order rotated by one each round. A run that fails
- * is reported and left out; the others go on.
+ * The runs of a round: the servers in `curve` at each of `levels`, the others at `connections`.
+ * A level's runs sit side by side, so the two servers a ratio compares run minutes apart at most.
  */
-export const runRounds = async (servers: ReadonlyArray<ServerUnderTest>, rounds: number, settings: Settings): Promise<RoundsResult> => {
-  const results: Array<Map<ServerKey, Measurement>> = []
+export const planRuns = (
+  servers: ReadonlyArray<ServerUnderTest>,
+  curve: ReadonlyArray<ServerKey>,
+  levels: ReadonlyArray<number>,
+  connections: number,
+): Run[] => {
+  const onCurve = servers.filter((s) => curve.includes(s.key))
+  return [
+    ...servers.filter((s) => !curve.includes(s.key)).map((server) => ({ server, connections })),
+    ...levels.flatMap((level) => onCurve.map((server) => ({ server, connections: level }))),
+  ]
+}
+
+/**
+ * Each round starts every run's server afresh, in an order rotated by one each round. A run that
+ * fails is reported and left out; the others go on.
+ */
+export const runRounds = async (runs: ReadonlyArray<Run>, rounds: number, settings: Settings): Promise<RoundsResult> => {
+  const results: Array<Map<ServerKey, Map<number, Measurement>>> = []
   const failures: string[] = []
   for (let round = 0; round < rounds; round++) {
-    const measured = new Map<ServerKey, Measurement>()
-    const order = servers.map((_, i) => servers[(i + round) % servers.length] as ServerUnderTest)
-    for (const server of order) {
-      const where = `round ${round + 1}/${rounds} ${server.key}`
+    const measured = new Map<ServerKey, Map<number, Measurement>>()
+    const order = runs.map((_, i) => runs[(i + round) % runs.length] as Run)
+    for (const { server, connections } of order) {
+      const where = `round ${round + 1}/${rounds} ${server.key} at ${connections} connection${connections === 1 ? '' : 's'}`
       try {
-        const m = await measureFresh(server, `round${round + 1}`, settings)
-        measured.set(server.key, m)
+        const m = await measureFresh(server, `round${round + 1}-c${connections}`, { ...settings, shape: { ...settings.shape, connections } })
+        const byLevel = measured.get(server.key) ?? new Map<number, Measurement>()
+        measured.set(server.key, byLevel.set(connections, m))
         settings.progress(
           `${where}: ${Math.round(m.reqPerSec)} req/s, ` +
-            `${m.cpuUsPerRequest?.toFixed(0) ?? '?'} us CPU/request, p99 ${m.p99Ms.toFixed(1)} ms`,
+            `${m.cpuUsPerRequest?.toFixed(0) ?? '?'} us CPU/request, p50 ${m.p50Ms.toFixed(2)} ms, p99 ${m.p99Ms.toFixed(1)} ms`,
         )
       } catch (error) {
         failures.push(`${where}: ${String(error).split('\n')[0]}`)

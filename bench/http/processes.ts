@@ -5,6 +5,7 @@ import { once } from 'node:events'
 import { closeSync, openSync, readFileSync } from 'node:fs'
 import { connect, createServer, type AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { pinned } from './pinning.js'
 
 export const HOST = '127.0.0.1'
 
@@ -28,6 +29,8 @@ export interface Launch {
   readonly env: Readonly<Record<string, string>>
   /** Where the process's stdout goes: `/dev/null` or a log file, never a pipe the harness must drain. */
   readonly stdoutPath: string
+  /** The cores it may run on (taskset's list), or `undefined`: wherever the kernel puts it. */
+  readonly cores?: string | undefined
 }
 
 const READY_TIMEOUT_MS = 30_000
@@ -67,7 +70,9 @@ export const startServer = async (launch: Launch): Promise<ServerProcess> => {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort()
     const stdout = openSync(launch.stdoutPath, 'a')
-    const child = spawn(process.execPath, launch.nodeArgs, {
+    // taskset execs the command, so the pid read from /proc below is the server's own.
+    const { command, args } = pinned(launch.cores, process.execPath, launch.nodeArgs)
+    const child = spawn(command, args, {
       env: { PATH: process.env['PATH'] ?? '', ...launch.env, PORT: String(port), HOST },
       stdio: ['ignore', stdout, 'pipe'],
     })
@@ -135,8 +140,11 @@ const rssBytesOf = (pid: number): number | undefined => {
 }
 
 /** Starts the MongoDB wire peer (`npm run mongo-peer`) on a port it picks, and answers its URI. */
-export const startMongoPeer = async (): Promise<{ readonly uri: string; readonly stop: () => Promise<void> }> => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/mongo-peer/main.ts', '--port', '0'], {
+export const startMongoPeer = async (
+  cores: string | undefined = undefined,
+): Promise<{ readonly uri: string; readonly stop: () => Promise<void> }> => {
+  const { command, args } = pinned(cores, process.execPath, ['--import', 'tsx', 'test/support/mongo-peer/main.ts', '--port', '0'])
+  const child = spawn(command, args, {
     env: { PATH: process.env['PATH'] ?? '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -24,6 +24,9 @@ export interface Where {
   readonly referencesDir: string
   readonly logDir: string | undefined
   readonly serviceEnv: Readonly<Record<string, string>>
+  /** Cores for the servers and for the wire peer (taskset's lists); absent: not pinned. */
+  readonly serverCores?: string | undefined
+  readonly peerCores?: string | undefined
 }
 
 interface Kind {
@@ -61,17 +64,19 @@ export const serverUnderTest = (key: ServerKey, where: Where): ServerUnderTest =
           // is raised so a fast run or the 10^6 flat-store fill measures storing, not refusing.
           env: { PLANT_STORE_TOKENS: TOKEN, ...BENCH_STORE_BOUND, ...where.serviceEnv, ...env },
           stdoutPath: stdoutPath(run),
+          cores: where.serverCores,
         })
       : startServer({
           label,
           nodeArgs: [join(where.referencesDir, `${program}.js`)],
           env: { PLANT_STORE_TOKENS: TOKEN, ...env },
           stdoutPath: stdoutPath(run),
+          cores: where.serverCores,
         })
   const start = async (run: string): Promise<ServerProcess> => {
     if (!mongodb) return launch(run, {})
     // The peer is a separate process: its CPU and memory are not the server's, and not counted.
-    const peer = await startMongoPeer()
+    const peer = await startMongoPeer(where.peerCores)
     const server = await launch(run, { MONGODB_URI: peer.uri }).catch(async (error: unknown) => {
       await peer.stop()
       throw error

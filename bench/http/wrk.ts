@@ -3,6 +3,7 @@ import { execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import type { LoadGenerator, LoadResult, LoadShape } from './load.js'
+import { pinned } from './pinning.js'
 import { FRESH, type Workload } from './workload.js'
 
 const SCRIPT = fileURLToPath(new URL('./post-plants.lua', import.meta.url))
@@ -30,6 +31,7 @@ export const wrkVersion = (): string | undefined => {
 }
 
 const wrk = async (
+  cores: string | undefined,
   url: string,
   token: string,
   shape: LoadShape,
@@ -43,7 +45,8 @@ const wrk = async (
     ...[String(firstId), String(shape.threads), String(perThread), token],
     ...[String(workload.replayPercent), String(workload.conflictPercent), String(workload.lag)],
   ]
-  const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  const command = pinned(cores, 'wrk', args)
+  const child = spawn(command.command, command.args, { stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   let threadsDone = 0
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -67,8 +70,9 @@ const wrk = async (
   }
 }
 
-export const makeWrkLoad = (version: string): LoadGenerator => ({
+/** Load from wrk, run on `cores` (taskset's list) when given. */
+export const makeWrkLoad = (version: string, cores: string | undefined = undefined): LoadGenerator => ({
   description: `wrk ${version}`,
-  run: (url, token, shape, firstId, workload) => wrk(url, token, shape, firstId, 0, workload),
-  send: (url, token, shape, firstId, count) => wrk(url, token, shape, firstId, Math.ceil(count / shape.threads), FRESH),
+  run: (url, token, shape, firstId, workload) => wrk(cores, url, token, shape, firstId, 0, workload),
+  send: (url, token, shape, firstId, count) => wrk(cores, url, token, shape, firstId, Math.ceil(count / shape.threads), FRESH),
 })

@@ -1,12 +1,16 @@
 import { expect } from 'chai'
+import { readFileSync } from 'node:fs'
+import { basename } from 'node:path'
 import { autocannonLoad } from '../../bench/http/autocannon.js'
 import { buildReferenceServers } from '../../bench/http/build-references.js'
 import { makeIdRanges, measure } from '../../bench/http/measure.js'
+import { allowedCores, planPinning } from '../../bench/http/pinning.js'
 import type { ServerKey } from '../../bench/http/options.js'
 import type { ServerProcess } from '../../bench/http/processes.js'
 import { serverUnderTest, TOKEN } from '../../bench/http/servers-under-test.js'
 import { makeWrkLoad, wrkVersion } from '../../bench/http/wrk.js'
 import { FRESH, MIXED, type Workload } from '../../bench/http/workload.js'
+import { reportPending } from '../support/pending.js'
 
 // The benchmark itself is not part of npm test (it takes minutes and asserts no time); this
 // checks that its harness starts, loads and stops a server, and that the references do the work.
@@ -51,6 +55,19 @@ describe('the HTTP benchmark harness', function () {
       expect(() => process.kill(pid, 0)).to.throw()
     })
   }
+
+  it('starts a server on the core the plan gives it, when taskset works and two cores are allowed', async function () {
+    const plan = planPinning(allowedCores())
+    if (plan.server === undefined) {
+      reportPending('pinning a benchmark server', plan.description)
+      this.skip()
+    }
+    running = await serverUnderTest('koa-floor', { ...where, serverCores: plan.server }).start('test')
+    const status = readFileSync(`/proc/${running.pid}/status`, 'utf8')
+    expect(/^Cpus_allowed_list:\s*(\S+)$/m.exec(status)?.[1]).to.equal(plan.server)
+    expect(/^Name:\s*(\S+)$/m.exec(status)?.[1], 'the pid is the server, not taskset').to.equal(basename(process.execPath).slice(0, 15))
+    expect((await post(running.url, '{"id":7,"name":"Fern"}')).status).to.equal(200)
+  })
 
   it("starts Koa's floor, which answers a POST with a fixed plant whatever it is sent", async () => {
     running = await serverUnderTest('koa-floor', where).start('test')
