@@ -1,8 +1,8 @@
 import { createServer, type RequestListener, type Server } from 'node:http'
 import type Koa from 'koa'
-import { answerClientErrors, answerOnSocket } from './parser-refusals.js'
+import { answerClientErrors, answerOnResponse, answerOnSocket } from './parser-refusals.js'
 import { trackConnections, type Connections } from './connections.js'
-import { methodNotImplemented } from '../errors/problems.js'
+import { expectationFailed, methodNotImplemented } from '../errors/problems.js'
 
 /** How long a client may take, and how many may be connected at once. */
 export interface HttpServerLimits {
@@ -81,7 +81,7 @@ export const createHttpServer = (app: Koa, limits: HttpServerLimits = DEFAULT_HT
 export interface ExpectationListeners {
   /** A request with `Expect: 100-continue`; by default Node invites the body at once. */
   readonly checkContinue?: RequestListener
-  /** A request with another `Expect`; by default Node answers 417. */
+  /** A request with another `Expect`; by default a 417 Error document. */
   readonly checkExpectation?: RequestListener
 }
 
@@ -128,7 +128,7 @@ export const createBoundedServer = (listener: RequestListener, limits: HttpServe
         }),
     ),
   )
-  if (checkExpectation !== undefined) server.on('checkExpectation', admitted(checkExpectation))
+  server.on('checkExpectation', admitted(checkExpectation ?? ((req, res) => answerOnResponse(req, res, expectationFailed))))
   server.on('clientError', answerClientErrors(connections.oldestOwed))
   server.on('connect', (_req, socket) => answerOnSocket(socket, methodNotImplemented))
   tracked.set(server, connections)

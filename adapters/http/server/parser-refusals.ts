@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { STATUS_CODES, type ServerResponse } from 'node:http'
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { toErrorResponse } from '../errors/error-response.js'
+import { requestIdFrom } from '../request/request-id.js'
 import { headersTooLarge, malformedRequest, requestTimeout, type RequestProblem } from '../errors/problems.js'
 
 /**
@@ -22,6 +23,12 @@ export const answerClientErrors =
   }
 
 const answerClientError = (error: Error & { code?: string }, socket: Duplex, inFlight: ServerResponse | undefined): void => {
+  // Bytes after a request that asked to close the connection: its answer, if still owed, goes
+  // out and Node closes the connection after it; nothing may follow that answer.
+  if (error.code === 'HPE_CLOSED_CONNECTION') {
+    if (inFlight === undefined || inFlight.writableFinished) socket.destroy()
+    return
+  }
   const problem = problemOf(error.code)
   if (problem === undefined) {
     socket.destroy()
@@ -72,6 +79,24 @@ export const answerOnSocket = (socket: Duplex, problem: RequestProblem): void =>
       'Connection: close\r\n\r\n' +
       json,
   )
+}
+
+/**
+ * Answers a request with the Error document of a problem, through its response, for a listener
+ * that has no app of its own to do it (an `Expect` no server can meet, on the metrics listener).
+ */
+export const answerOnResponse = (req: IncomingMessage, res: ServerResponse, problem: RequestProblem): void => {
+  const { status, headers, body } = toErrorResponse(problem)
+  const json = JSON.stringify(body)
+  const sent = req.headers['x-request-id']
+  res
+    .writeHead(status, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'X-Request-Id': requestIdFrom(typeof sent === 'string' ? sent : undefined),
+      'Content-Length': Buffer.byteLength(json),
+      ...headers,
+    })
+    .end(json)
 }
 
 /**

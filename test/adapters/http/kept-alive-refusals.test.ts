@@ -77,3 +77,34 @@ const startBounded = async (): Promise<{ readonly url: string; readonly close: (
     },
   }
 }
+
+for (const [kind, start] of kinds) {
+  describe(`what follows a closing answer, and an Expect no server meets, on ${kind}`, function () {
+    this.timeout(10_000)
+    let served: { readonly url: string; readonly close: () => Promise<void> } | undefined
+    before(async function () {
+      served = await start()
+    })
+    after(async function () {
+      await served?.close()
+    })
+
+    it('answers a request that asked to close, and nothing after it, whatever bytes follow', async function () {
+      const connection = await openRaw(served?.url ?? '')
+      connection.write('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\ngarbage\r\n\r\n')
+      expect(await settlesWithin(connection.closed, 3_000), 'closed by the server').to.equal(true)
+      expect(finalResponses(connection.received()).map((answer) => answer.status)).to.deep.equal([200])
+    })
+
+    it('answers an Expect other than 100-continue with a 417 Error document and a request id', async function () {
+      const connection = await openRaw(served?.url ?? '')
+      connection.write('GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nX-Request-Id: expect-417\r\n\r\n')
+      await waitForText(connection, /\r\n\r\n\{[^}]*\}/, 2_000)
+      connection.socket.destroy()
+      const [answer] = finalResponses(connection.received())
+      expect(answer?.status).to.equal(417)
+      expect(answer?.headers['x-request-id']).to.equal('expect-417')
+      expect(JSON.parse(answer?.body ?? '{}')).to.have.property('error', 417)
+    })
+  })
+}
