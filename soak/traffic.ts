@@ -91,7 +91,7 @@ export const runNormalClients = async (url: string, clients: number, tally: Tall
 }
 
 /**
- * The costliest body found (issue 8, finding 1): a number `1.000…0001` with 60,000 zeros, in a
+ * The costliest body found: a number `1.000…0001` with 60,000 zeros, in a
  * field NewPlant ignores, gzipped to a few hundred bytes.
  */
 export const worstBody = (): Buffer =>

@@ -94,7 +94,7 @@ export const clientOptionsFor = (uri: string, timeouts: MongoTimeouts): MongoCli
     // No waitQueueTimeoutMS and no socketTimeoutMS: every operation carries its deadline's abort
     // signal, which ends a wait for a free connection and a reply that never comes (the driver
     // closes that socket), as those timeouts would; each of them also costs the driver a timer on
-    // every operation (seen in issue 20's CPU profiles; docs/performance.md).
+    // every operation (docs/performance.md has the profiles).
     ...unless(['appName'], { appName: 'plant-store' }),
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Says when a MongoDB client has found no server it can reach for too long to be trusted to
  * recover by itself. The driver normally follows a server that goes and comes back, but its monitor can be
- * left in a state it does not leave (issue 8: after MongoDB flapped, instances answered 503 for
+ * left in a state it does not leave (after MongoDB flapped, instances answered 503 for
  * minutes while MongoDB was healthy; a replica set initiated anew is taken for a stale primary
  * for ever). A fresh client starts from nothing, so replacing it bounds how long that lasts.
  */

@@ -304,7 +304,7 @@ describe('the HTTP benchmark runs', () => {
 })
 
 describe('the HTTP benchmark options', () => {
-  it('defaults to the shape of issue 11: one thread, 50 connections, three rounds, every server', () => {
+  it('defaults to one thread, 50 connections, three rounds, every server', () => {
     const parsed = parseOptions([], {})
     expect(parsed.ok).to.equal(true)
     if (!parsed.ok) return

@@ -6,7 +6,7 @@ import { expectErrorDocument, expectPlant } from '../support/responses.js'
 
 const TOKEN = 'e2e-token-0123456789abcdef'
 
-// Issue 8, finding 4: 64 KiB names, about 130 bytes each on the wire once gzipped, took a
+// Unbounded, 64 KiB names, about 130 bytes each on the wire once gzipped, took a
 // 256 MiB heap down after 2,892 plants, and every plant with it.
 describe('the service on in-memory storage, with a bound', function () {
   this.timeout(60_000)

@@ -1,5 +1,5 @@
 // The OpenAPI 3.1 description of the service, served at GET /openapi.json: the spec's shapes and
-// security plus every answer the service gives (shared/CONTRACT.md). The words are written here;
+// security plus every answer the service gives (docs/http-api.md). The words are written here;
 // the Error examples and their headers come from the error mapper, so they cannot drift from it.
 // The tests send real requests and check every answer against this document.
 import { toErrorResponse } from '../errors/error-response.js'

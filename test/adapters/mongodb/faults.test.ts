@@ -124,7 +124,7 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
   describe('a client the driver cannot bring back by itself', function () {
     // A replica set initiated anew reports election term 1; a client that saw term 2 takes its
     // primary for a stale one and never selects it again (the server discovery specification's
-    // rule), so only a fresh client can use it: a wedge like the one flapping left (issue 8).
+    // rule), so only a fresh client can use it: a wedge like the one flapping once left.
     it('is replaced after replaceClientAfterMs of unavailability; readiness says so throughout', async function () {
       this.timeout(30_000)
       peer.setElectionTerm(2)

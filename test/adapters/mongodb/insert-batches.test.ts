@@ -20,7 +20,7 @@ import { startMongoPeer, type MongoPeer, type MongoPeerOptions } from '../../sup
 import { plant } from '../../support/plants.js'
 import { freshDbName, openStore, TEST_TIMEOUTS, timed } from './support.js'
 
-// Issue 20's stretch: creates that arrive together go to MongoDB as one unordered insert, and each
+// Creates that arrive together go to MongoDB as one unordered insert, and each
 // call still gets the outcome a lone insert of its plant would have had. Every test sends its
 // creates at once and checks, from the commands the peer received, that they did share a batch.
 describe('creates that arrive together: one insert, each plant its own outcome (wire peer)', function () {

@@ -36,7 +36,7 @@ export const startServiceOn = async (uri: string, dbName: string, env: Readonly<
 const byId = (a: Document, b: Document): number => (a._id as Long).compare(b._id as Long)
 
 /**
- * The rows of CONTRACT.md that reach storage, through the whole service (HTTP, use case, MongoDB
+ * The rows of the service's contract (docs/http-api.md) that reach storage, through the whole service (HTTP, use case, MongoDB
  * adapter) on a MongoDB deployment, with what ends up stored.
  */
 export const serviceContract = (label: string, backend: ServiceBackend): void => {

@@ -15,7 +15,7 @@ import { codesInCategories } from '../../support/mongo-peer/error-codes.js'
 import { TRANSIENT_SERVER_CODES } from './transient-codes.js'
 
 // The error Node raises when a client writes on a socket the other side has closed: what the
-// driver let out as it was while MongoDB flapped (finding 3 of issue 8).
+// driver let out as it was while MongoDB flapped.
 const socketErrorFromWriteAfterPeerClosed = async (): Promise<Error> => {
   const server = createServer((socket) => socket.end())
   server.listen(0, '127.0.0.1')

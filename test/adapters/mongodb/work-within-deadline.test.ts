@@ -5,9 +5,9 @@ import { PEER_MONITORING_MODES, startMongoPeer, type MongoPeer } from '../../sup
 import { plant } from '../../support/plants.js'
 import { freshDbName, openStore } from './support.js'
 
-// Issue 19's measurement: replies delayed 2 s, a 500 ms deadline, 20 creates in four waves 100 ms
+// Replies delayed 2 s, a 500 ms deadline, 20 creates in four waves 100 ms
 // apart, and a pool of one connection, so that a batch queues in the driver for the connection
-// and creates queue for a batch (issue 20). Every create is answered 503 by its deadline; no insert may reach
+// and creates queue for a batch. Every create is answered 503 by its deadline; no insert may reach
 // MongoDB after the last of those answers, or a write answered 503 lands afterwards. The call's
 // abort signal is what stops the batches queued for a connection (the driver has no
 // waitQueueTimeoutMS here), and a create whose deadline passed while it waited is never sent.

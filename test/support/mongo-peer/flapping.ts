@@ -1,5 +1,5 @@
 // A MongoDB that keeps going down and coming back, as a flapping network or a crash-looping
-// node does: the fault that left service instances at 503 for good (issue 8, finding 2).
+// node does: the fault that once left service instances at 503 for good.
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { MongoPeer } from './server.js'
 

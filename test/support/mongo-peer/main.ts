@@ -1,7 +1,7 @@
 // Runs the MongoDB wire peer on its own, so the service can be tried against it:
 //   npm run mongo-peer -- --port 27017
 // then start the service with MONGODB_URI set to the printed connection string. With --flap, it
-// goes down and comes back as issue 8 observed (down 1 s, up 1.5 s, eight times), and again
+// goes down and comes back as a flapping network does (down 1 s, up 1.5 s, eight times), and again
 // every time it has been up for 10 s, until it is stopped.
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
@@ -14,7 +14,7 @@ const USAGE = `npm run mongo-peer -- [--port N] [--host ADDRESS] [--replica-set 
   --host ADDRESS      address to listen on (default 127.0.0.1)
   --replica-set NAME  the replica set it says it is the primary of (default rs0)
   --polling           no topologyVersion in hello: clients poll it rather than stream it
-  --flap              go down and come back as issue 8 observed, again after every 10 s up
+  --flap              go down and come back as a flapping network does, again after every 10 s up
   It prints the connection string to give the service as MONGODB_URI.`
 
 const parsed = (() => {
