@@ -2,15 +2,17 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 
 /**
- * The statuses the service answers with an Error document. Each is a literal, so the `error`
- * field of the document is an int32 by construction, and a new status is a deliberate change here.
+ * The statuses the service answers with an Error document, the one list the type, the set and the
+ * typed client's reading follow from. Each is a literal, so the `error` field of the document is
+ * an int32 by construction, and a new status is a deliberate change here that the client does not
+ * compile without reading.
  */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 413 | 415 | 417 | 431 | 500 | 501 | 503 | 507
+export const ERROR_STATUS_LIST = [400, 401, 403, 404, 405, 408, 409, 413, 415, 417, 431, 500, 501, 503, 507] as const
+
+export type ErrorStatus = (typeof ERROR_STATUS_LIST)[number]
 
 /** Every status of `ErrorStatus`, for readers that must tell the API's answers from others. */
-export const ERROR_STATUSES: ReadonlySet<number> = new Set<ErrorStatus>([
-  400, 401, 403, 404, 405, 408, 409, 413, 415, 417, 431, 500, 501, 503, 507,
-] satisfies ReadonlyArray<ErrorStatus>)
+export const ERROR_STATUSES: ReadonlySet<number> = new Set<number>(ERROR_STATUS_LIST)
 
 /** The Error document of the API: `error` is the HTTP status, `message` tells a person what to fix. */
 export interface ErrorDocument {

@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js'
-import { pipe } from 'fp-ts/lib/function.js'
+import { absurd, pipe } from 'fp-ts/lib/function.js'
 import {
   authenticationUnavailable,
   insufficientScope,
@@ -23,7 +23,6 @@ export interface Answer {
 }
 
 // Statuses the service answers with an Error document that no domain error stands for.
-const SERVICE_ERROR_STATUSES = new Set([404, 405, 408, 413, 415, 417, 431, 500, 501])
 
 
 /**
@@ -42,8 +41,8 @@ export const readAnswer = (answer: Answer, sentId: PlantId, now: number): E.Eith
   }
   const document = readErrorDocument(body, answer.status)
   if (E.isLeft(document)) return E.left(unexpectedResponse(answer.status, document.left))
-  const { message } = document.right
-  switch (answer.status) {
+  const { message, error: status } = document.right
+  switch (status) {
     case 400: {
       const violations = violationsFromMessage(message)
       return E.left(violations === undefined ? serviceError(400, message) : invalidInput(violations))
@@ -75,12 +74,19 @@ export const readAnswer = (answer: Answer, sentId: PlantId, now: number): E.Eith
     }
     case 507:
       return E.left(storageFull(storageLimitFrom(message) ?? message))
+    // What the service answers about the request or itself, not about plants.
+    case 404:
+    case 405:
+    case 408:
+    case 413:
+    case 415:
+    case 417:
+    case 431:
+    case 500:
+    case 501:
+      return E.left(serviceError(status, message))
     default:
-      return E.left(
-        SERVICE_ERROR_STATUSES.has(answer.status)
-          ? serviceError(answer.status, message)
-          : unexpectedResponse(answer.status, `the API does not answer ${answer.status}`),
-      )
+      return absurd(status)
   }
 }
 
