@@ -39,7 +39,9 @@ const README_MAX_LINES = 600
 
 describe('the README', function () {
   it(`is at most ${README_MAX_LINES} lines`, function () {
-    const lines = readFileSync(new URL('README.md', ROOT), 'utf8').split('\n').length
+    const text = readFileSync(new URL('README.md', ROOT), 'utf8')
+    // Counted as wc -l and an editor count them: a final newline ends the last line.
+    const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0)
     expect(lines).to.be.at.most(README_MAX_LINES)
   })
 })
