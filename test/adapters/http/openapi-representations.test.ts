@@ -79,3 +79,22 @@ for (const docsPage of [true, false]) {
     })
   })
 }
+
+describe('GET /openapi.json through fetch and the traffic check', function () {
+  let app: TestApp | undefined
+  before(async function () {
+    app = await startTestApp()
+  })
+  after(async function () {
+    await app?.close()
+  })
+
+  it('answers 304 to the ETag fetch was given, as the document says it does', async function () {
+    const first = await fetch(`${app?.url ?? ''}/openapi.json`)
+    expect(first.status).to.equal(200)
+    const etag = first.headers.get('etag') ?? ''
+    await first.arrayBuffer()
+    const again = await fetch(`${app?.url ?? ''}/openapi.json`, { headers: { 'If-None-Match': etag } })
+    expect(again.status).to.equal(304)
+  })
+})
