@@ -123,7 +123,7 @@ const inUse = (client: MongoClient, settings: MongoConnectionSettings): ClientIn
     client,
     db,
     plants,
-    batches: makeInsertBatches(plants, insertBatchLimitsFor(client.options.maxPoolSize)),
+    batches: makeInsertBatches(plants, insertBatchLimitsFor(client.options.maxPoolSize, settings.timeouts.operationMs)),
     inFlight: new Set(),
     connected,
     writableServerKnown: () => writable,

@@ -8,6 +8,7 @@ import {
   type Collection,
   type InsertOneOptions,
 } from 'mongodb'
+import { DEFAULT_MONGO_TIMEOUTS } from './client-options.js'
 import type { PlantDocument } from './plant-document.js'
 
 /** What became of one document sent in a batch: stored, or its `_id` was already taken. */
@@ -62,33 +63,34 @@ export interface InsertBatchLimits {
  * where the driver spends per operation what its CPU profiles show (a session, a connection
  * checkout, listeners on the signal, a reply to parse), so under load a plant costs the service
  * a fraction of a lone insert (docs/performance.md). A batch forms only where it costs its
- * creates nothing they would notice: a create never waits for company; while both inserts on the
- * wire are out, it waits at most 2 ms for one of them (about a round trip to a nearby mongod under
- * load, and the precision of a timer, which its deadline has too), then goes with whatever waited
- * with it. A database slow to answer thus gets an insert every 2 ms or so rather than creates
- * queued behind two slow inserts until their deadlines pass.
+ * creates nothing they would notice: a create never waits for company; while `maxInFlight`
+ * inserts are on the wire it waits for one of them, but at most a hundredth of the call's
+ * deadline, then goes with whatever waited with it. So a create keeps 99 % of its deadline for
+ * its own insert however slow the database, and a busy event loop (turns of a few ms under load,
+ * when replies wait to be read) is not taken for a slow database, which would split batches
+ * into more commands than the CPU can afford.
+ *
+ * The same hundredth bounds the deadlines of one batch's creates, and so how early a create can
+ * be answered 503 for a batch-mate's deadline. With every connection of the pool carrying an
+ * insert, one comes back every `answer time / maxPoolSize` on average, and must carry the creates
+ * that arrived meanwhile for the queue not to grow: a spread of a hundredth of the deadline
+ * allows that for any answer time within the deadline with the driver's default pool of 100 (with
+ * a pool of n, for answer times up to n hundredths of it). A pool without a limit (`maxPoolSize`
+ * 0) leaves the inserts on the wire without one too.
  */
-export const DEFAULT_INSERT_BATCH_LIMITS: InsertBatchLimits = {
-  maxDocuments: 256,
-  maxInFlight: 2,
-  maxWaitMs: 2,
-  maxOnWire: 100,
-  maxDeadlineSpreadMs: 2,
-}
-
-/**
- * The limits for a client whose pool holds `maxPoolSize` connections per server (0: no limit),
- * as the driver resolved it. More inserts on the wire than connections would only wait in the
- * driver, one command each, where waiting here lets them go together when a connection frees.
- */
-export const insertBatchLimitsFor = (maxPoolSize: number): InsertBatchLimits => {
+export const insertBatchLimitsFor = (maxPoolSize: number, deadlineMs: number): InsertBatchLimits => {
   const maxOnWire = maxPoolSize > 0 ? maxPoolSize : Infinity
   return {
-    ...DEFAULT_INSERT_BATCH_LIMITS,
+    maxDocuments: 256,
+    maxInFlight: Math.min(2, maxOnWire),
+    maxWaitMs: deadlineMs / 100,
     maxOnWire,
-    maxInFlight: Math.min(DEFAULT_INSERT_BATCH_LIMITS.maxInFlight, maxOnWire),
+    maxDeadlineSpreadMs: deadlineMs / 100,
   }
 }
+
+/** The limits with the driver's default pool (100 connections) and the default deadline. */
+export const DEFAULT_INSERT_BATCH_LIMITS: InsertBatchLimits = insertBatchLimitsFor(100, DEFAULT_MONGO_TIMEOUTS.operationMs)
 
 interface Waiting {
   readonly document: PlantDocument
