@@ -58,10 +58,10 @@ export const resolveTimeouts = (given: Partial<MongoTimeouts> = {}): MongoTimeou
  * (the write kept), for a store call bounded by `operationMs`. The server must answer before the
  * call's deadline: a reply cut by the deadline costs its connection, which the driver destroys (in
  * production a new TCP and TLS handshake and an authentication), while a write concern error
- * leaves it in the pool. A create may wait out one batch on the wire (waiting at most this long
- * for its own write concern) before its own batch is sent, so two such waits fit in the deadline,
- * with a fifth of it left for finding the server, connecting and the round trips. Never 0, which
- * would have the server wait for ever.
+ * leaves it in the pool. While every connection of the pool carries a batch, a create may wait
+ * out one of them (waiting at most this long for its own write concern) before its own batch is
+ * sent, so two such waits fit in the deadline, with a fifth of it left for finding the server,
+ * connecting and the round trips. Never 0, which would have the server wait for ever.
  */
 const writeConcernTimeoutFor = (operationMs: number): number => Math.max(1, Math.floor((operationMs * 2) / 5))
 

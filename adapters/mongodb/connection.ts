@@ -14,7 +14,7 @@ import { clientOptionsFor, type MongoTimeouts } from './client-options.js'
 import { makeClientWatchdog } from './client-watchdog.js'
 import { configurationFaultIn } from './configuration-fault.js'
 import { isDeadlineExceeded, withinDeadline } from './deadline.js'
-import { makeInsertBatches, type InsertBatches, type InsertResult } from './insert-batches.js'
+import { insertBatchLimitsFor, makeInsertBatches, type InsertBatches, type InsertResult } from './insert-batches.js'
 import type { PlantDocument } from './plant-document.js'
 import { refusedOptionsOf } from './refused-options.js'
 import { meansServerUnreachable, meansStorageUnavailable } from './unavailability.js'
@@ -123,7 +123,7 @@ const inUse = (client: MongoClient, settings: MongoConnectionSettings): ClientIn
     client,
     db,
     plants,
-    batches: makeInsertBatches(plants),
+    batches: makeInsertBatches(plants, insertBatchLimitsFor(client.options.maxPoolSize, settings.timeouts.operationMs)),
     inFlight: new Set(),
     connected,
     writableServerKnown: () => writable,

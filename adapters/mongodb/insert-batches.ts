@@ -8,6 +8,7 @@ import {
   type Collection,
   type InsertOneOptions,
 } from 'mongodb'
+import { DEFAULT_MONGO_TIMEOUTS } from './client-options.js'
 import type { PlantDocument } from './plant-document.js'
 
 /** What became of one document sent in a batch: stored, or its `_id` was already taken. */
@@ -32,23 +33,70 @@ export interface InsertBatches {
 export interface InsertBatchLimits {
   /** Most documents in one `insert` command. */
   readonly maxDocuments: number
-  /** Most batches on the wire at once; the documents arriving meanwhile wait for the next batch. */
+  /**
+   * Inserts on the wire below which a create goes at once (with the creates made in the same
+   * instant). From this many on, the creates arriving wait for one of them to end, to go
+   * together, but at most `maxWaitMs`.
+   */
   readonly maxInFlight: number
+  /**
+   * Longest a create waits for an insert on the wire to end. Then it goes in an insert of its
+   * own, with the creates that waited with it, as long as fewer than `maxOnWire` are on the wire.
+   */
+  readonly maxWaitMs: number
+  /**
+   * Most inserts on the wire at once: the driver's pool of connections to the primary, beyond
+   * which an insert would wait in the driver for a connection. With this many on the wire,
+   * creates wait for one to end however long it takes, as a lone insertOne waits for a connection.
+   */
+  readonly maxOnWire: number
+  /**
+   * Most time between the earliest and the latest deadline of the creates of one insert: the
+   * insert is sent under the earliest (see makeInsertBatches), so that is the most before its own
+   * deadline a create can be answered 503.
+   */
+  readonly maxDeadlineSpreadMs: number
 }
 
 /**
  * Each batch is one command, one round trip and one journal commit for all of its documents,
  * where the driver spends per operation what its CPU profiles show (a session, a connection
  * checkout, listeners on the signal, a reply to parse), so under load a plant costs the service
- * a fraction of a lone insert (docs/performance.md). A call never waits for a batch to fill: while
- * fewer than `maxInFlight` batches are on the wire, its document goes at once, with those of the
- * calls made in the same run of microtasks.
+ * a fraction of a lone insert (docs/performance.md). A batch forms only where it costs its
+ * creates nothing they would notice: a create never waits for company; while `maxInFlight`
+ * inserts are on the wire it waits for one of them, but at most a hundredth of the call's
+ * deadline, then goes with whatever waited with it. So a create keeps 99 % of its deadline for
+ * its own insert however slow the database, and a busy event loop (turns of a few ms under load,
+ * when replies wait to be read) is not taken for a slow database, which would split batches
+ * into more commands than the CPU can afford.
+ *
+ * The same hundredth bounds the deadlines of one batch's creates, and so how early a create can
+ * be answered 503 for a batch-mate's deadline. With every connection of the pool carrying an
+ * insert, one comes back every `answer time / maxPoolSize` on average, and must carry the creates
+ * that arrived meanwhile for the queue not to grow: a spread of a hundredth of the deadline
+ * allows that for any answer time within the deadline with the driver's default pool of 100 (with
+ * a pool of n, for answer times up to n hundredths of it). A pool without a limit (`maxPoolSize`
+ * 0) leaves the inserts on the wire without one too.
  */
-export const DEFAULT_INSERT_BATCH_LIMITS: InsertBatchLimits = { maxDocuments: 256, maxInFlight: 2 }
+export const insertBatchLimitsFor = (maxPoolSize: number, deadlineMs: number): InsertBatchLimits => {
+  const maxOnWire = maxPoolSize > 0 ? maxPoolSize : Infinity
+  return {
+    maxDocuments: 256,
+    maxInFlight: Math.min(2, maxOnWire),
+    maxWaitMs: deadlineMs / 100,
+    maxOnWire,
+    maxDeadlineSpreadMs: deadlineMs / 100,
+  }
+}
+
+/** The limits with the driver's default pool (100 connections) and the default deadline. */
+export const DEFAULT_INSERT_BATCH_LIMITS: InsertBatchLimits = insertBatchLimitsFor(100, DEFAULT_MONGO_TIMEOUTS.operationMs)
 
 interface Waiting {
   readonly document: PlantDocument
   readonly bound: CallBound
+  /** When it began to wait (`performance.now()`). */
+  readonly since: number
   readonly resolve: (result: InsertResult) => void
   readonly reject: (error: unknown) => void
 }
@@ -61,30 +109,45 @@ interface Waiting {
  * says the plant was not stored, and the same create sent again is a replay. A member whose
  * deadline passes while it waits is not sent at all. A batch gives up its place on the wire at its
  * deadline, whatever the driver is still doing for it (see untilDeadline).
+ *
+ * The members of a batch have deadlines at most `maxDeadlineSpreadMs` apart, so no create is
+ * answered 503 for another's deadline by more than that. A batch cannot carry each member's own
+ * deadline instead: the driver may still be waiting for a connection, or about to retry, when a
+ * member's deadline passes, and would then send that member's plant after its 503; nothing tells
+ * when the command has been written for the last time.
  */
 export const makeInsertBatches = (
   plants: Collection<PlantDocument>,
-  { maxDocuments, maxInFlight }: InsertBatchLimits = DEFAULT_INSERT_BATCH_LIMITS,
+  { maxDocuments, maxInFlight, maxWaitMs, maxOnWire, maxDeadlineSpreadMs }: InsertBatchLimits = DEFAULT_INSERT_BATCH_LIMITS,
 ): InsertBatches => {
   let waiting: Waiting[] = []
   let inFlight = 0
   let scheduled = false
+  let waitEnds: NodeJS.Timeout | undefined
 
   // Sent once the calls made together have joined (the current run of microtasks), and at once
   // while fewer than maxInFlight batches are on the wire: a create never waits for company, nor
-  // for a turn of the event loop. Only while the batches on the wire are as many as allowed do
-  // creates wait, and then go together.
+  // for a turn of the event loop.
   const schedule = (): void => {
-    if (scheduled || inFlight >= maxInFlight) return
+    if (scheduled) return
     scheduled = true
-    queueMicrotask(sendWhatWaits)
+    queueMicrotask(() => {
+      scheduled = false
+      sendWhatWaits()
+    })
   }
 
+  // From maxInFlight on, what waits goes when an insert ends or when the longest-waiting create
+  // has waited maxWaitMs, whichever comes first, and never beyond maxOnWire.
   const sendWhatWaits = (): void => {
-    scheduled = false
-    while (inFlight < maxInFlight && waiting.length > 0) {
-      const members = takeLive(maxDocuments)
-      if (members.length === 0) return
+    let now: number | undefined
+    while (waiting.length > 0 && inFlight < maxOnWire) {
+      if (inFlight >= maxInFlight) {
+        now ??= performance.now()
+        if (now < (waiting[0] as Waiting).since + maxWaitMs) break
+      }
+      const members = takeNext()
+      if (members.length === 0) continue
       inFlight += 1
       // send settles every member itself and never rejects.
       void send(plants, members).then(() => {
@@ -92,17 +155,46 @@ export const makeInsertBatches = (
         if (waiting.length > 0) schedule()
       })
     }
+    const [first] = waiting
+    if (first !== undefined && inFlight < maxOnWire) endWaitAt(first.since + maxWaitMs)
   }
 
-  // The first `limit` waiting members whose deadline has not passed; those whose has are let go
-  // (their call has already answered).
-  const takeLive = (limit: number): Waiting[] => {
+  // One timer for the longest-waiting create; when it is for an earlier one already sent, it
+  // finds the next one not due yet and is set again.
+  const endWaitAt = (due: number): void => {
+    if (waitEnds !== undefined) return
+    waitEnds = setTimeout(
+      () => {
+        waitEnds = undefined
+        // After the turn's I/O: a reply read in this turn frees a place on the wire for what
+        // waits, where an insert of its own would cost one more connection.
+        setImmediate(sendWhatWaits)
+      },
+      Math.max(0, due - performance.now()),
+    )
+  }
+
+  // The longest-waiting members, up to `maxDocuments`, whose deadlines lie within
+  // maxDeadlineSpreadMs of one another; those whose deadline has passed are let go (their call
+  // has already answered). The first member that would widen the spread too far begins the next
+  // batch: creates wait in the order they came, which is (but for the moment a connect took) the
+  // order of their deadlines.
+  const takeNext = (): Waiting[] => {
     const members: Waiting[] = []
+    let earliest = Infinity
+    let latest = -Infinity
     let taken = 0
-    for (; taken < waiting.length && members.length < limit; taken += 1) {
+    for (; taken < waiting.length && members.length < maxDocuments; taken += 1) {
       const member = waiting[taken] as Waiting
-      if (member.bound.signal.aborted) member.reject(member.bound.signal.reason)
-      else members.push(member)
+      if (member.bound.signal.aborted) {
+        member.reject(member.bound.signal.reason)
+        continue
+      }
+      const { deadline } = member.bound
+      if (Math.max(latest, deadline) - Math.min(earliest, deadline) > maxDeadlineSpreadMs) break
+      earliest = Math.min(earliest, deadline)
+      latest = Math.max(latest, deadline)
+      members.push(member)
     }
     waiting = taken === waiting.length ? [] : waiting.slice(taken)
     return members
@@ -111,8 +203,10 @@ export const makeInsertBatches = (
   return {
     insert: (document, bound) =>
       new Promise<InsertResult>((resolve, reject) => {
-        waiting.push({ document, bound, resolve, reject })
-        schedule()
+        const since = performance.now()
+        waiting.push({ document, bound, since, resolve, reject })
+        if (inFlight < maxInFlight) schedule()
+        else if (inFlight < maxOnWire) endWaitAt(since + maxWaitMs)
       }),
   }
 }

@@ -1,8 +1,15 @@
 import { expect } from 'chai'
 import type { Collection } from 'mongodb'
-import { setImmediate as nextTurn } from 'node:timers/promises'
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises'
 import { readFileSync } from 'node:fs'
-import { DEFAULT_INSERT_BATCH_LIMITS, makeInsertBatches, type CallBound, type InsertResult } from '../../../adapters/mongodb/insert-batches.js'
+import {
+  DEFAULT_INSERT_BATCH_LIMITS,
+  insertBatchLimitsFor,
+  makeInsertBatches,
+  type CallBound,
+  type InsertBatchLimits,
+  type InsertResult,
+} from '../../../adapters/mongodb/insert-batches.js'
 import type { PlantDocument } from '../../../adapters/mongodb/plant-document.js'
 import { PlantId, PlantName } from '../../../core/index.js'
 import { expectRight } from '../../support/either.js'
@@ -38,10 +45,23 @@ const doc = (id: number): PlantDocument => ({
 
 const bound = (deadline: number, controller = new AbortController()): CallBound => ({ signal: controller.signal, deadline })
 
+// Limits for a test of one rule: the others out of its way (no wait ends, no deadline too far
+// from another's, room on the wire), unless the test names them.
+const limits = (given: Partial<InsertBatchLimits> & Pick<InsertBatchLimits, 'maxDocuments' | 'maxInFlight'>): InsertBatchLimits => ({
+  maxWaitMs: 60_000,
+  maxOnWire: 100,
+  maxDeadlineSpreadMs: 60_000,
+  ...given,
+})
+
+const untilSent = async (sent: ReadonlyArray<Sent>, count: number): Promise<void> => {
+  while (sent.length < count) await sleep(1)
+}
+
 describe('insert batches: which creates go together', function () {
   it('sends the creates made together as one batch, in arrival order, without waiting for a turn of the event loop', async function () {
     const { sent, collection } = recordingCollection()
-    const batches = makeInsertBatches(collection, { maxDocuments: 10, maxInFlight: 1 })
+    const batches = makeInsertBatches(collection, limits({ maxDocuments: 10, maxInFlight: 1 }))
     const results = [1, 2, 3].map((id) => batches.insert(doc(id), bound(1000)))
     await Promise.resolve()
     expect(sent.map(({ ids }) => ids)).to.deep.equal([[1n, 2n, 3n]])
@@ -51,7 +71,7 @@ describe('insert batches: which creates go together', function () {
 
   it('sends a batch under the signal of the member whose deadline comes first', async function () {
     const { sent, collection } = recordingCollection()
-    const batches = makeInsertBatches(collection, { maxDocuments: 10, maxInFlight: 1 })
+    const batches = makeInsertBatches(collection, limits({ maxDocuments: 10, maxInFlight: 1 }))
     const soonest = new AbortController()
     void batches.insert(doc(1), bound(300))
     void batches.insert(doc(2), bound(100, soonest))
@@ -63,7 +83,7 @@ describe('insert batches: which creates go together', function () {
 
   it('never sends a create whose deadline passed while it waited, and lets it go', async function () {
     const { sent, collection } = recordingCollection()
-    const batches = makeInsertBatches(collection, { maxDocuments: 10, maxInFlight: 1 })
+    const batches = makeInsertBatches(collection, limits({ maxDocuments: 10, maxInFlight: 1 }))
     void batches.insert(doc(1), bound(1000))
     await nextTurn()
     const expired = new AbortController()
@@ -84,7 +104,7 @@ describe('insert batches: which creates go together', function () {
 
   it('keeps at most maxInFlight batches on the wire; the creates arriving meanwhile go together next', async function () {
     const { sent, collection } = recordingCollection()
-    const batches = makeInsertBatches(collection, { maxDocuments: 10, maxInFlight: 2 })
+    const batches = makeInsertBatches(collection, limits({ maxDocuments: 10, maxInFlight: 2 }))
     void batches.insert(doc(1), bound(1000))
     await nextTurn()
     void batches.insert(doc(2), bound(1000))
@@ -100,7 +120,7 @@ describe('insert batches: which creates go together', function () {
 
   it('gives up a batch\'s place at its deadline though the driver has not settled it, and ignores the late settlement', async function () {
     const { sent, collection } = recordingCollection()
-    const batches = makeInsertBatches(collection, { maxDocuments: 10, maxInFlight: 1 })
+    const batches = makeInsertBatches(collection, limits({ maxDocuments: 10, maxInFlight: 1 }))
     const expiring = new AbortController()
     const first = [1, 2].map((id) => batches.insert(doc(id), bound(100, expiring)).catch((error: unknown) => (error as Error).message))
     await nextTurn()
@@ -118,7 +138,7 @@ describe('insert batches: which creates go together', function () {
 
   it('splits what waits into batches of at most maxDocuments', async function () {
     const { sent, collection } = recordingCollection()
-    const batches = makeInsertBatches(collection, { maxDocuments: 2, maxInFlight: 2 })
+    const batches = makeInsertBatches(collection, limits({ maxDocuments: 2, maxInFlight: 2 }))
     for (const id of [1, 2, 3, 4, 5]) void batches.insert(doc(id), bound(1000))
     await nextTurn()
     await nextTurn()
@@ -130,10 +150,86 @@ describe('insert batches: which creates go together', function () {
   })
 })
 
+describe('insert batches: what a create may wait for', function () {
+  it('waits at most maxWaitMs for an insert on the wire, then goes with the creates that waited with it, in an insert of its own', async function () {
+    const { sent, collection } = recordingCollection()
+    const batches = makeInsertBatches(collection, limits({ maxDocuments: 10, maxInFlight: 1, maxWaitMs: 30 }))
+    void batches.insert(doc(1), bound(1000))
+    await nextTurn()
+    const waitedFrom = performance.now()
+    const waited = [2, 3].map((id) => batches.insert(doc(id), bound(1000)))
+    await nextTurn()
+    expect(sent.map(({ ids }) => ids), 'waiting for the insert on the wire').to.deep.equal([[1n]])
+    await untilSent(sent, 2)
+    expect(performance.now() - waitedFrom, 'waited').to.be.at.least(30)
+    expect(sent.map(({ ids }) => ids), 'the first still on the wire').to.deep.equal([[1n], [2n, 3n]])
+    sent[1]?.answer()
+    expect(await Promise.all(waited)).to.deep.equal(['inserted', 'inserted'])
+  })
+
+  it('goes as soon as an insert on the wire ends, if that comes before maxWaitMs', async function () {
+    const { sent, collection } = recordingCollection()
+    const batches = makeInsertBatches(collection, limits({ maxDocuments: 10, maxInFlight: 1, maxWaitMs: 60_000 }))
+    void batches.insert(doc(1), bound(1000))
+    await nextTurn()
+    const waiting = batches.insert(doc(2), bound(1000))
+    await sleep(20)
+    expect(sent.map(({ ids }) => ids)).to.deep.equal([[1n]])
+    sent[0]?.answer()
+    await untilSent(sent, 2)
+    sent[1]?.answer()
+    expect(await waiting).to.equal('inserted' satisfies InsertResult)
+  })
+
+  it('never has more than maxOnWire inserts on the wire: beyond, creates wait for one to end, however long', async function () {
+    const { sent, collection } = recordingCollection()
+    const batches = makeInsertBatches(collection, limits({ maxDocuments: 10, maxInFlight: 1, maxWaitMs: 5, maxOnWire: 2 }))
+    void batches.insert(doc(1), bound(10_000))
+    await nextTurn()
+    void batches.insert(doc(2), bound(10_000))
+    await untilSent(sent, 2)
+    const last = batches.insert(doc(3), bound(10_000))
+    await sleep(100)
+    expect(sent.map(({ ids }) => ids), 'two on the wire, the third waiting').to.deep.equal([[1n], [2n]])
+    void batches.insert(doc(4), bound(10_000))
+    sent[0]?.answer()
+    await untilSent(sent, 3)
+    expect(sent.map(({ ids }) => ids)).to.deep.equal([[1n], [2n], [3n, 4n]])
+    sent[2]?.answer()
+    expect(await last).to.equal('inserted' satisfies InsertResult)
+  })
+
+  it('puts in one insert only creates whose deadlines lie within maxDeadlineSpreadMs of one another, each insert under its own earliest', async function () {
+    const { sent, collection } = recordingCollection()
+    const batches = makeInsertBatches(collection, limits({ maxDocuments: 10, maxInFlight: 2, maxDeadlineSpreadMs: 10 }))
+    const [first, third] = [new AbortController(), new AbortController()]
+    void batches.insert(doc(1), bound(1000, first))
+    void batches.insert(doc(2), bound(1010))
+    void batches.insert(doc(3), bound(1011, third))
+    void batches.insert(doc(4), bound(1020))
+    await nextTurn()
+    expect(sent.map(({ ids }) => ids)).to.deep.equal([[1n, 2n], [3n, 4n]])
+    expect(sent.map(({ signal }) => signal)).to.deep.equal([first.signal, third.signal])
+  })
+
+  it('takes its limits on the wire from the driver\'s pool, and its waits from the deadline', function () {
+    expect(insertBatchLimitsFor(100, 5000)).to.deep.equal({ maxDocuments: 256, maxInFlight: 2, maxWaitMs: 50, maxOnWire: 100, maxDeadlineSpreadMs: 50 })
+    expect(insertBatchLimitsFor(1, 1500)).to.include({ maxOnWire: 1, maxInFlight: 1, maxWaitMs: 15, maxDeadlineSpreadMs: 15 })
+    expect(insertBatchLimitsFor(0, 5000), 'a pool without a limit').to.include({ maxOnWire: Infinity, maxInFlight: 2 })
+  })
+})
+
 describe('docs/mongodb.md on insert batches', function () {
   it('states the limits the adapter has', function () {
     const page = readFileSync(new URL('../../../docs/mongodb.md', import.meta.url), 'utf8').replace(/\s+/g, ' ')
-    expect(/\(at most (\d+) at once\)/.exec(page)?.[1], 'batches on the wire').to.equal(String(DEFAULT_INSERT_BATCH_LIMITS.maxInFlight))
+    expect(/While fewer than (\d+) inserts are on their way/.exec(page)?.[1], 'inserts a create joins at once').to.equal(String(DEFAULT_INSERT_BATCH_LIMITS.maxInFlight))
+    expect(/`maxPoolSize`, (\d+) by default/.exec(page)?.[1], 'inserts on the wire').to.equal(String(DEFAULT_INSERT_BATCH_LIMITS.maxOnWire))
     expect(/unordered `insert` of up to (\d+) plants/.exec(page)?.[1], 'plants in one insert').to.equal(String(DEFAULT_INSERT_BATCH_LIMITS.maxDocuments))
+    expect(/waits at most a hundredth of its deadline \((\d+) ms by default\)/.exec(page)?.[1], 'wait for an insert on the wire').to.equal(
+      String(DEFAULT_INSERT_BATCH_LIMITS.maxWaitMs),
+    )
+    expect(/deadlines at most a hundredth of the deadline apart \((\d+) ms by default\)/.exec(page)?.[1], 'deadlines in one insert').to.equal(
+      String(DEFAULT_INSERT_BATCH_LIMITS.maxDeadlineSpreadMs),
+    )
   })
 })

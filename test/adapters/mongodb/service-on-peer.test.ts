@@ -84,6 +84,29 @@ describe('the service on MongoDB under faults (wire peer)', function () {
       expect(stored()).to.have.length(1)
     })
 
+    // A database slow but healthy: one insert per create would answer every one of them in time.
+    it('answers every create 200 while each insert takes 0.6 of the deadline, creates arriving steadily for 3 s', async function () {
+      const deadlineMs = 1500
+      const { url } = await startOnPeer({ MONGODB_TIMEOUT_MS: String(deadlineMs) })
+      await eventuallyStatus(() => readyz(url), 200)
+      peer.faults.inject('insert', { kind: 'delayReply', ms: 0.6 * deadlineMs })
+      const start = performance.now()
+      const statuses = await Promise.all(
+        Array.from({ length: 200 }, async (_, index) => {
+          await new Promise((resolve) => setTimeout(resolve, Math.max(0, start + index * 15 - performance.now())))
+          try {
+            const response = await postPlant(url, `{"id":${index + 1},"name":"Steady ${index + 1}"}`)
+            await response.arrayBuffer()
+            return response.status
+          } catch (error) {
+            return String(error)
+          }
+        }),
+      )
+      expect(statuses.filter((status) => status !== 200), 'answers other than 200').to.deep.equal([])
+      expect(stored()).to.have.length(200)
+    })
+
     it('is not ready while a ping takes longer than a probe waits (1 s), though creates still succeed', async function () {
       const { url } = await startOnPeer()
       expect((await readyz(url)).status).to.equal(200)

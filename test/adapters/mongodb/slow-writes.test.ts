@@ -41,8 +41,8 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`slow writes (wire peer
   })
 
   // One create first, so the pool holds a connection before the writes are slow.
-  const openWarm = async (timeouts: MongoTimeouts = TEST_TIMEOUTS): Promise<PlantStore> => {
-    const { store } = (storage = openStore(peer.uri, dbName, timeouts))
+  const openWarm = async (timeouts: MongoTimeouts = TEST_TIMEOUTS, uri = peer.uri): Promise<PlantStore> => {
+    const { store } = (storage = openStore(uri, dbName, timeouts))
     expect(expectRight(await store.insertUnlessExists(plant(100n, 'Warm-up'))())._tag).to.equal('Inserted')
     return store
   }
@@ -73,8 +73,10 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`slow writes (wire peer
 
   it('a create that waits behind two slow inserts on the wire is answered by the server too', async function () {
     // Its wait and its own insert's wait fit in its deadline with a fifth of it to spare; a
-    // longer deadline than the other tests' keeps that spare above a loaded machine's pauses.
-    const store = await openWarm({ ...TEST_TIMEOUTS, operationMs: 2500 })
+    // longer deadline than the other tests' keeps that spare above a loaded machine's pauses. A
+    // create waits for an insert on the wire only while the driver's pool has no connection to
+    // spare (otherwise it goes in an insert of its own within a few ms): a pool of two here.
+    const store = await openWarm({ ...TEST_TIMEOUTS, operationMs: 2500 }, `${peer.uri}&maxPoolSize=2`)
     const before = handshakes
     peer.faults.inject('insert', { kind: 'replicationLag', ms: LAG_MS }, 6)
     const answers: Array<E.Either<StoreError, InsertOutcome>> = []

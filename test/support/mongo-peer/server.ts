@@ -1,6 +1,6 @@
 // The peer's life: a TCP server on loopback that answers MongoDB wire-protocol commands from
 // memory, can be taken down and brought back on the same port, and shows injected faults.
-import { once } from 'node:events'
+import { once, setMaxListeners } from 'node:events'
 import { createServer, type Server, type Socket } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Document } from 'bson'
@@ -87,6 +87,8 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
   const monitoring = options.monitoring ?? 'streaming'
   const topology = makePeerTopology()
   const stopping = new AbortController()
+  // Every delayed command and every awaitable hello waits on it: a slow server has many.
+  setMaxListeners(Infinity, stopping.signal)
   const sockets = new Set<Socket>()
   let nextConnectionId = 0
   let nextRequestId = 0
