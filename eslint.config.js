@@ -42,6 +42,16 @@ const onlyPackages = (names) => `^(?!(?:${['fp-ts', 'io-ts', ...names].map((name
 const KIT_ONLY_CORE =
   'The testing kit (testing/) imports only the core, fp-ts, io-ts and node:assert: an embedder runs it beside any adapter, with no runner or library of ours.'
 
+// The folders of the HTTP adapter are floors, lowest first: each imports only the floors below it,
+// and app.ts and index.ts stand on top of them all. The request's context (its state, its id, how
+// it is answered) is the ground every floor above it reads; the server is the top floor, which
+// nothing beneath the app reaches into.
+const HTTP_FLOORS = ['ports', 'errors', 'context', 'body', 'request', 'routes', 'openapi', 'server']
+
+const HTTP_FLOORS_MESSAGE =
+  `The folders of adapters/http/ are floors (${HTTP_FLOORS.join(', ')}, lowest first): a folder imports only ` +
+  'the floors below it, never one above, app.ts or index.ts. Move what two floors share down to the lower one.'
+
 const SHIPPED_NOT_KIT = 'Shipped code never imports the testing kit (testing/): it is for tests, and brings node:assert.'
 
 const CORE_ONLY_FP =
@@ -181,6 +191,13 @@ export default defineConfig([
               from: './adapters',
               except: [`./${name}`, ...SHARED_MODULES.map((shared) => `./${shared}`)],
               message: `Adapters never import each other: adapters/${name} may import the core (../../core/index.js), not another adapter. Compose them in apps/.`,
+            })),
+            // In the same rule as the zones above: a second config setting it would replace them.
+            ...HTTP_FLOORS.map((floor, level) => ({
+              target: `./adapters/http/${floor}`,
+              from: './adapters/http',
+              except: HTTP_FLOORS.slice(0, level + 1).map((below) => `./${below}`),
+              message: HTTP_FLOORS_MESSAGE,
             })),
           ],
         },

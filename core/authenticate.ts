@@ -2,8 +2,17 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type { BearerToken } from './bearer-token.js'
 import type { AuthError } from './errors.js'
-import type { Authenticator } from './ports/authenticator.js'
-import type { Identity, Principal } from './principal.js'
+import type { Authenticator, Identity } from './ports/authenticator.js'
+
+declare const principalBrand: unique symbol
+
+/**
+ * An identity vouched for by an authenticator. Only `authenticate` mints one, so code that has a
+ * Principal has, by its type, gone through authentication.
+ */
+export interface Principal extends Identity {
+  readonly [principalBrand]: true
+}
 
 export interface AuthenticateDeps {
   readonly authenticator: Authenticator

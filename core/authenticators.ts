@@ -3,8 +3,7 @@ import type { ReadonlyNonEmptyArray } from 'fp-ts/lib/ReadonlyNonEmptyArray.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { BearerToken } from './bearer-token.js'
 import type { AuthError } from './errors.js'
-import type { Authenticator } from './ports/authenticator.js'
-import type { Identity } from './principal.js'
+import type { Authenticator, Identity } from './ports/authenticator.js'
 
 /**
  * One authenticator made of several, asked in order: the first to accept the token answers. A

@@ -10,7 +10,7 @@ import {
 } from './errors.js'
 import { isSamePlant, NewPlant, toPlant, type Plant } from './plant.js'
 import type { InsertOutcome, PlantStore } from './ports/plant-store.js'
-import type { Principal } from './principal.js'
+import type { Principal } from './authenticate.js'
 import { toViolations } from './violations.js'
 
 export interface CreatePlantDeps {

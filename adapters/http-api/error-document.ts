@@ -47,3 +47,28 @@ export const readErrorDocument = (body: unknown, status: number): E.Either<strin
 
 /** The Error document for a status and a message, serialised as the API sends it. */
 export const errorDocument = (error: ErrorStatus, message: string): ErrorDocument => ({ error, message })
+
+/** The media type of every JSON answer of the API, Error documents included. */
+export const JSON_MEDIA_TYPE = 'application/json; charset=utf-8'
+
+/**
+ * An Error answer as it goes on the wire, whoever writes it (a Koa response, a bare Node
+ * response, a raw socket): the status, the headers the status calls for (`WWW-Authenticate`,
+ * `Allow`, `Retry-After`), every header to send (`Content-Type` and `Content-Length` first), the
+ * document and its JSON text.
+ */
+export interface ErrorAnswer {
+  readonly status: ErrorStatus
+  readonly headers: Readonly<Record<string, string>>
+  readonly wireHeaders: Readonly<Record<string, string>>
+  readonly body: ErrorDocument
+  readonly text: string
+}
+
+/** The one writer of the Error answer: every listener of the service answers an error through it. */
+export const errorAnswer = (status: ErrorStatus, message: string, headers: Readonly<Record<string, string>> = {}): ErrorAnswer => {
+  const body = errorDocument(status, message)
+  const text = JSON.stringify(body)
+  const length = String(new TextEncoder().encode(text).length)
+  return { status, headers, wireHeaders: { 'Content-Type': JSON_MEDIA_TYPE, 'Content-Length': length, ...headers }, body, text }
+}

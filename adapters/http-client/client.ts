@@ -5,6 +5,7 @@ import { BearerToken, newPlant, unauthenticated, type NewPlant, type NewPlantFie
 import { readBoundedText } from './bounded-body.js'
 import { transportFailure, unexpectedResponse, type PlantStoreClientError } from './client-errors.js'
 import { readAnswer, type Answer } from './read-answer.js'
+import { newPlantJsonText } from '../http-api/index.js'
 
 export interface PlantStoreClientOptions {
   /** Where the service answers, with its `BASE_PATH` if it has one: `https://plants.example.com/api/v1`. */
@@ -50,7 +51,7 @@ export const createPlantStoreClient = (options: PlantStoreClientOptions): PlantS
               'Content-Type': 'application/json',
               Accept: 'application/json',
             },
-            body: toJsonText(plant),
+            body: newPlantJsonText(plant),
             redirect: 'manual',
             signal: AbortSignal.timeout(timeoutMs),
           })
@@ -90,12 +91,5 @@ const plantsUrlOf = (baseUrl: string): string => {
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}/plants`
 }
-
-/**
- * The NewPlant as JSON text with the id as its exact digits: JSON.stringify cannot write a
- * bigint, and a JS number would round ids above 2^53.
- */
-const toJsonText = ({ id, name, tag }: NewPlant): string =>
-  `{"id":${id.toString()},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}`
 
 const isTimeout = (cause: unknown): boolean => cause instanceof Error && cause.name === 'TimeoutError'

@@ -1,28 +1,21 @@
-import { METHODS } from 'node:http'
 import Router from '@koa/router'
 import Koa from 'koa'
-import type { HttpMiddleware } from './request/request-state.js'
+import { type HttpMiddleware, JSON_CONTENT_TYPE, sendProblem } from './context/request-context.js'
 import type { Authenticator, PlantStore } from '../../core/index.js'
-import { isLiteralBasePath } from './routes/base-path.js'
 import { closeConnectionWhenDone } from './request/connection-close.js'
 import { docsAssets } from './routes/docs-page.js'
 import { createPlantRoute } from './routes/create-plant.js'
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from '../exact-json/index.js'
 import { makeJsonBodyReader } from './body/json-body.js'
 import { makeDecodeQueue } from './body/decode-queue.js'
-import type { Logger } from './ports/logger.js'
 import { crossOrigin, type CrossOriginPolicy } from './request/cross-origin.js'
-import { expectationProblem } from './request/expectation.js'
-import { hostProblem } from './request/host-header.js'
-import { rejectOtherMethods } from './routes/method-not-allowed.js'
-import { ignoreRequests, type HttpObserver } from './ports/http-observer.js'
-import { traceNoRequests, type RequestTracer } from './ports/request-tracer.js'
+import { admissionProblem } from './request/admission.js'
+import { ignoreRequests, traceNoRequests, type HttpObserver, type Logger, type RequestTracer } from './ports/telemetry.js'
 import { openApiDocument } from './openapi/document.js'
 import { healthz, readyz } from './routes/probes.js'
 import { requestBoundary } from './request/boundary.js'
-import { JSON_CONTENT_TYPE, sendProblem } from './errors/respond.js'
 import { represent, serveRepresentations } from './routes/fixed-representations.js'
-import { routeRequests, type RouteRequest } from './routes/dispatch.js'
+import { isLiteralBasePath, refuseOtherMethods, routeRequests, type RouteRequest } from './routes/dispatch.js'
 
 /** An orchestrator probes every few seconds; one storage probe a second keeps its view fresh. */
 export const DEFAULT_READINESS_MAX_AGE_MS = 1000
@@ -117,7 +110,7 @@ const admitThenRoute =
   (route: RouteRequest, draining: () => boolean): HttpMiddleware =>
   async (ctx) => {
     try {
-      const refusal = hostProblem(ctx.req) ?? expectationProblem(ctx.req)
+      const refusal = admissionProblem(ctx.req)
       if (refusal === undefined) await route(ctx)
       else sendProblem(ctx, refusal)
     } finally {
@@ -125,13 +118,3 @@ const admitThenRoute =
       if (closing !== undefined) await closing
     }
   }
-
-// Every other method answers 405, from a route registered for those methods only: an `all` route
-// would also match the served method.
-const refuseOtherMethods = (router: Router, path: string, allowed: ReadonlyArray<string>): void => {
-  router.register(
-    path,
-    METHODS.filter((method) => !allowed.includes(method)),
-    rejectOtherMethods(allowed),
-  )
-}

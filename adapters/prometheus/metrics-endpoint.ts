@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Registry } from 'prom-client'
-import { errorDocument } from '../http-api/index.js'
+import { errorAnswer } from '../http-api/index.js'
 
 /**
  * A request handler for a listener of its own (never the public one): `GET /metrics` answers the
@@ -22,5 +22,6 @@ export const metricsRequestHandler =
   }
 
 const answerError = (res: ServerResponse, status: 404 | 500, message: string): void => {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify(errorDocument(status, message)))
+  const { wireHeaders, text } = errorAnswer(status, message)
+  res.writeHead(status, wireHeaders).end(text)
 }

@@ -1,7 +1,14 @@
 import type { TaskEither } from 'fp-ts/lib/TaskEither.js'
 import type { BearerToken } from '../bearer-token.js'
 import type { AuthError } from '../errors.js'
-import type { Identity } from '../principal.js'
+
+/** Who an authenticator says a credential belongs to, as the authenticator reports it. */
+export interface Identity {
+  /** A stable identifier of the caller, fit for a log line (never the credential itself). */
+  readonly subject: string
+  /** The scopes the credential grants; empty when the authenticator has no notion of scope. */
+  readonly scopes: ReadonlyArray<string>
+}
 
 /** Decides whose a bearer credential is. */
 export interface Authenticator {

@@ -166,6 +166,34 @@ describe('eslint.config.js enforces the layers', function () {
     })
   }
 
+  it('lets a floor of the HTTP adapter import the floors below it', async () => {
+    const findings = await layerFindings('adapters/http/routes/__lint_probe__.ts', [
+      "export { sendProblem } from '../context/request-context.js'",
+      "export { routeNotFound } from '../errors/problems.js'",
+      "export { bearerTokenFrom } from '../request/bearer-credentials.js'",
+      "export type { Logger } from '../ports/telemetry.js'",
+      "export { isLiteralBasePath } from './dispatch.js'",
+    ])
+    expect(findings).to.deep.equal([])
+  })
+
+  it('refuses an HTTP adapter floor importing one above it, the app, or into server/', async () => {
+    const floors = /import-x\/no-restricted-paths: .*The folders of adapters\/http\/ are floors/
+    const errorsUp = await layerFindings('adapters/http/errors/__lint_probe__.ts', [
+      "export type { HttpContext } from '../context/request-context.js'",
+    ])
+    const requestUp = await layerFindings('adapters/http/request/__lint_probe__.ts', [
+      "export { routeRequests } from '../routes/dispatch.js'",
+      "export { createHttpApp } from '../app.js'",
+    ])
+    const intoServer = await layerFindings('adapters/http/body/__lint_probe__.ts', [
+      "export { answerOnSocket } from '../server/parser-refusals.js'",
+    ])
+    const findings = [...errorsUp, ...requestUp, ...intoServer]
+    expect(findings.map((finding) => finding.split(':')[0])).to.deep.equal(['1', '1', '2', '1'])
+    for (const finding of findings) expect(finding).to.match(floors)
+  })
+
   it("lets an adapter's own tests import its files, and only its own", async () => {
     const findings = await layerFindings('test/adapters/mongodb/__lint_probe__.ts', [
       "export { toPlantDocument } from '../../../adapters/mongodb/plant-document.js'",

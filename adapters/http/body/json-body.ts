@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { HttpContext } from '../request/request-state.js'
+import { serverAnswered, type HttpContext } from '../context/request-context.js'
 import { parseExactJson, type JsonLimits } from '../../exact-json/index.js'
 import { readRequestBytes } from './request-bytes.js'
 import type { DecodeQueue } from './decode-queue.js'
@@ -60,7 +60,7 @@ const hasReadableBody = (ctx: HttpContext): boolean => {
 
 const readBytes = async (ctx: HttpContext, limitBytes: number, decodes: DecodeQueue): Promise<E.Either<RequestProblem, Uint8Array>> => {
   try {
-    return await readRequestBytes(ctx.req, limitBytes, decodes)
+    return await readRequestBytes(ctx.req, limitBytes, decodes, () => serverAnswered(ctx))
   } catch (error) {
     return E.left(unexpectedFailure(error))
   }

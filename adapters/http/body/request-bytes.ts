@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import { brotliDecompress, unzip, type InputType, type ZlibOptions } from 'node:zlib'
 import * as E from 'fp-ts/lib/Either.js'
-import { problemAnsweredOn } from '../server/parser-refusals.js'
 import { decodersBusy, malformedBody, payloadTooLarge, unexpectedFailure, unsupportedMediaType, type RequestProblem } from '../errors/problems.js'
 import type { DecodeQueue } from './decode-queue.js'
 
@@ -14,12 +13,15 @@ import type { DecodeQueue } from './decode-queue.js'
  * Content-Length over the limit, and a coding this reader cannot decode, are refused before a
  * byte is read, so a client waiting on `Expect: 100-continue` is never invited to send it. This
  * is what koa-bodyparser did for the service, with the same outcomes, without its per-request
- * option copies, media type matching and string decoding it was told to skip.
+ * option copies, media type matching and string decoding it was told to skip. `serverAnswered`
+ * names what the server answered by itself on the connection (a 408 for a body too slow), which
+ * is the outcome of a body it cut.
  */
 export const readRequestBytes = (
   req: IncomingMessage,
   limitBytes: number,
   decodes: DecodeQueue,
+  serverAnswered: () => RequestProblem | undefined = () => undefined,
 ): Promise<E.Either<RequestProblem, Uint8Array>> => {
   // Content codings are case-insensitive (RFC 9110 section 8.4.1).
   const coding = req.headers['content-encoding']?.trim().toLowerCase() || 'identity'
@@ -37,21 +39,27 @@ export const readRequestBytes = (
   }
   // The client may have gone (or the request timeout cut it) while the request waited for its
   // authentication: its 'aborted' is past, so no listener would hear it.
-  if (req.destroyed || req.readableAborted) return Promise.resolve(E.left(problemAnsweredOn(req.socket) ?? truncated))
+  if (req.destroyed || req.readableAborted) return Promise.resolve(E.left(serverAnswered() ?? truncated))
   const decode = coding === 'identity' ? undefined : decoderOf(coding)
   if (coding !== 'identity' && decode === undefined) {
     return Promise.resolve(E.left(unsupportedMediaType('The Content-Encoding of the request body is not supported.')))
   }
   if (!req.readable) return Promise.resolve(E.left(unexpectedFailure(new Error('the request body is not readable'))))
-  if (decode === undefined) return readBytes(req, limitBytes, limitBytes, length)
-  return readBytes(req, codedLimit, limitBytes, undefined).then((coded) =>
+  if (decode === undefined) return readBytes(req, limitBytes, limitBytes, length, serverAnswered)
+  return readBytes(req, codedLimit, limitBytes, undefined, serverAnswered).then((coded) =>
     E.isLeft(coded) ? coded : decodes.decode(req.socket, () => decodeWithin(decode, coded.right, limitBytes), E.left(decodersBusy)),
   )
 }
 
 // The bytes of the body as they arrive, at most `limit` of them (past it: 413 naming
 // `limitBytes`, the limit the client knows), and exactly `length` when one was declared.
-const readBytes = (req: IncomingMessage, limit: number, limitBytes: number, length: number | undefined): Promise<E.Either<RequestProblem, Buffer>> =>
+const readBytes = (
+  req: IncomingMessage,
+  limit: number,
+  limitBytes: number,
+  length: number | undefined,
+  serverAnswered: () => RequestProblem | undefined,
+): Promise<E.Either<RequestProblem, Buffer>> =>
   new Promise((resolve) => {
     const chunks: Buffer[] = []
     let received = 0
@@ -75,7 +83,7 @@ const readBytes = (req: IncomingMessage, limit: number, limitBytes: number, leng
     }
     const onError = (error: unknown): void => finish(E.left(unexpectedFailure(error)))
     // A body cut by the server's own request timeout was answered 408 on the socket: say so.
-    const onAborted = (): void => finish(E.left(problemAnsweredOn(req.socket) ?? truncated))
+    const onAborted = (): void => finish(E.left(serverAnswered() ?? truncated))
     req.on('aborted', onAborted)
     req.on('end', onEnd)
     req.on('error', onError)

@@ -1,10 +1,10 @@
 import type { DomainError } from '../../../core/index.js'
 import {
-  errorDocument,
+  errorAnswer,
   invalidNewPlantMessage,
   storageFullMessage,
   unavailableMessage,
-  type ErrorDocument,
+  type ErrorAnswer,
   type ErrorStatus,
 } from '../../http-api/index.js'
 import type { RequestProblem } from './problems.js'
@@ -12,20 +12,14 @@ import type { RequestProblem } from './problems.js'
 /** Everything a request can fail with: the domain's errors and the transport's. */
 export type Problem = DomainError | RequestProblem
 
-/** An HTTP answer to a problem: status, extra headers, and the Error document. */
-export interface ErrorResponse {
-  readonly status: ErrorStatus
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: ErrorDocument
-}
-
 const REALM = 'Bearer realm="plant-store"'
 
 /**
- * The one place where a problem becomes an HTTP status. The switch is exhaustive: a new error
+ * The one place where a problem becomes an HTTP answer: its status, headers and Error document,
+ * for every writer (the app's responses, the server's own answers on a socket). The switch is exhaustive: a new error
  * variant does not compile until it is given a status here.
  */
-export const toErrorResponse = (problem: Problem): ErrorResponse => {
+export const toErrorResponse = (problem: Problem): ErrorAnswer => {
   switch (problem._tag) {
     case 'InvalidInput':
       return answer(400, invalidNewPlantMessage(problem.violations))
@@ -83,11 +77,8 @@ export const toErrorResponse = (problem: Problem): ErrorResponse => {
   }
 }
 
-const answer = (status: ErrorStatus, message: string, headers: Record<string, string> = {}): ErrorResponse => ({
-  status,
-  headers,
-  body: errorDocument(status, message),
-})
+const answer = (status: ErrorStatus, message: string, headers: Record<string, string> = {}): ErrorAnswer =>
+  errorAnswer(status, message, headers)
 
 const absurd = (value: never): never => {
   throw new Error(`unhandled problem: ${JSON.stringify(value)}`)

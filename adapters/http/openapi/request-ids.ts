@@ -1,6 +1,6 @@
 // The X-Request-Id header, stated once for every answer the document describes.
 import type * as OpenApi from 'openapi3-ts/oas31'
-import { REQUEST_ID_PATTERN } from '../request/request-id.js'
+import { REQUEST_ID_PATTERN } from '../context/request-context.js'
 import { HTTP_METHODS, type OpenApiDocument } from './document-shape.js'
 
 // Every answer carries X-Request-Id, whatever its status or path: stated once, here, for every

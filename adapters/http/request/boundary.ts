@@ -1,16 +1,10 @@
-import type { HttpContext, HttpMiddleware } from './request-state.js'
+import { type HttpContext, type HttpMiddleware, routeOf, stampRequestId, sendProblem } from '../context/request-context.js'
 import { describeCause, describeCauseBriefly } from '../errors/describe-cause.js'
-import type { Logger } from '../ports/logger.js'
-import type { HttpObserver } from '../ports/http-observer.js'
-import { untraced, type RequestSpan, type RequestTracer } from '../ports/request-tracer.js'
-import { traceParentFrom, type TraceParent } from './trace-parent.js'
-import { requestIdFrom } from './request-id.js'
-import { rememberRequestId } from '../server/parser-refusals.js'
+import { untraced, type HttpObserver, type Logger, type RequestSpan, type RequestTracer, type TraceParent } from '../ports/telemetry.js'
+import { traceParentFrom } from './trace-parent.js'
 import { unexpectedFailure } from '../errors/problems.js'
-import { sendProblem } from '../errors/respond.js'
 import type { Problem } from '../errors/error-response.js'
 import { requestLogLine } from '../errors/request-log-line.js'
-import { routeOf } from '../routes/dispatch.js'
 
 export interface RequestBoundaryDeps {
   readonly log: Logger
@@ -32,21 +26,14 @@ export const requestBoundary =
   async (ctx, next) => {
     const started = performance.now()
     const { headers } = ctx.req
-    const sent = headers['x-request-id']
-    const requestId = requestIdFrom(typeof sent === 'string' ? sent : undefined)
-    ctx.res.setHeader('X-Request-Id', requestId)
+    const requestId = stampRequestId(ctx.req, ctx.res)
     const traceParent = headers.traceparent === undefined ? undefined : traceParentFrom(headers.traceparent)
     const traceState = typeof headers.tracestate === 'string' ? headers.tracestate : undefined
     const span = startSpan(tracer, log, requestId, ctx.req.method ?? '', traceParent, traceState)
-    // An answer the server writes on the socket by itself (a 408 for a body too slow) is this
-    // request's answer, and carries its id.
-    const forgetRequestId = rememberRequestId(ctx.req.socket, requestId)
     try {
       await span.run(next)
     } catch (error) {
       answerDefect(ctx, requestId, error)
-    } finally {
-      forgetRequestId()
     }
     const ms = performance.now() - started
     const route = routeOf(ctx)

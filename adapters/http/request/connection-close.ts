@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import type { HttpContext } from './request-state.js'
+import type { HttpContext } from '../context/request-context.js'
 
 /**
  * Ends the connection after the response, with `Connection: close`, when keeping it would cost

@@ -1,5 +1,5 @@
 import cors from '@koa/cors'
-import type { HttpMiddleware } from './request-state.js'
+import type { HttpMiddleware } from '../context/request-context.js'
 
 /** Which other origins' browser pages may call the API, and what their scripts may read. */
 export interface CrossOriginPolicy {

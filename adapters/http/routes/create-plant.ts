@@ -1,11 +1,10 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { HttpContext } from '../request/request-state.js'
+import { type HttpContext, sendJson, sendProblem } from '../context/request-context.js'
 import { authenticate, createPlant, invalidInput, type Authenticator, type CreatePlantError, type PlantStore } from '../../../core/index.js'
 import { jsonViolations } from '../../http-api/index.js'
 import { bearerTokenFrom } from '../request/bearer-credentials.js'
 import type { RequestProblem } from '../errors/problems.js'
-import { sendJson, sendProblem } from '../errors/respond.js'
 
 export interface CreatePlantRouteDeps {
   readonly plantStore: PlantStore

@@ -1,7 +1,7 @@
+import { METHODS } from 'node:http'
 import type Router from '@koa/router'
-import type { HttpContext } from '../request/request-state.js'
-import { routeNotFound } from '../errors/problems.js'
-import { sendProblem } from '../errors/respond.js'
+import { type HttpContext, type HttpMiddleware, sendProblem } from '../context/request-context.js'
+import { methodNotAllowed, routeNotFound } from '../errors/problems.js'
 
 /** Answers a request: a route's handler, or the whole routing, which answers 404 when no route claims it. */
 export type RouteRequest = (ctx: HttpContext) => Promise<void>
@@ -31,5 +31,27 @@ export const routeRequests = (operation: Operation, router: Router): RouteReques
   }
 }
 
-/** The route pattern that answered a request, as its log line and its metrics name it. */
-export const routeOf = (ctx: HttpContext): string => ctx.state.route ?? ctx.routerPath ?? 'unmatched'
+/**
+ * Whether a base path is a plain prefix such as `/api/v1`: segments of RFC 3986 unreserved
+ * characters, no trailing slash ('' for none). The router reads paths as patterns (`:name`, `*`,
+ * `(...)`), so anything else could match paths it should not, or fail when the app is built.
+ */
+export const isLiteralBasePath = (path: string): boolean => /^(\/[A-Za-z0-9\-._~]+)*$/.test(path)
+
+/**
+ * Every other method of a path answers 405 with `Allow`, from a route registered for those
+ * methods only: an `all` route would also match the served method.
+ */
+export const refuseOtherMethods = (router: Router, path: string, allowed: ReadonlyArray<string>): void => {
+  router.register(
+    path,
+    METHODS.filter((method) => !allowed.includes(method)),
+    rejectOtherMethods(allowed),
+  )
+}
+
+const rejectOtherMethods =
+  (allowed: ReadonlyArray<string>): HttpMiddleware =>
+  async (ctx) => {
+    sendProblem(ctx, methodNotAllowed(allowed))
+  }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import type { HttpMiddleware } from '../request/request-state.js'
+import type { HttpMiddleware } from '../context/request-context.js'
 import { represent, serveRepresentations, type FixedRepresentations } from './fixed-representations.js'
 
 /**

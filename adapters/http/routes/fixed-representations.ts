@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
-import type { HttpMiddleware } from '../request/request-state.js'
+import type { HttpMiddleware } from '../context/request-context.js'
 
 /**
  * A body that never changes while the app lives (the OpenAPI document, the `/docs` files), in

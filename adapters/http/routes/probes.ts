@@ -1,8 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
-import type { HttpMiddleware } from '../request/request-state.js'
+import { type HttpMiddleware, sendJson, sendProblem } from '../context/request-context.js'
 import type { PlantStore } from '../../../core/index.js'
 import { shuttingDown } from '../errors/problems.js'
-import { sendJson, sendProblem } from '../errors/respond.js'
 import { sharedReadiness } from './readiness.js'
 
 /** `/healthz`: answers while the process can answer at all. */

@@ -1,5 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { isIPv6, type Socket } from 'node:net'
+import { stampRequestId } from '../context/request-context.js'
+import type { RequestProblem } from '../errors/problems.js'
 
 /** The bounds a server keeps on its connections. */
 export interface ConnectionBounds {
@@ -15,29 +17,42 @@ export interface ConnectionBounds {
   readonly sendTimeoutMs: number
 }
 
+/** An answer a connection owes, and the id of its request, stamped when the request was admitted. */
+export interface OwedAnswer {
+  readonly response: ServerResponse
+  readonly requestId: string
+}
+
+/** What the server knows of one connection, for whoever answers on it. */
+export interface SocketFacts {
+  /** Answers owed on this connection, oldest first. */
+  readonly owed: ReadonlyArray<OwedAnswer>
+  /** The problem the server answered on this connection by itself, if it did: the first stands. */
+  answered: RequestProblem | undefined
+}
+
 /** What the server knows of its connections, for the listeners that answer on them. */
 export interface Connections {
   /**
-   * Takes a request the server parsed into its connection's record, or closes the connection and
-   * answers false when that would pass a bound (too many requests waiting on it) or the
-   * connection is gone: the request must then not be served.
+   * Takes a request the server parsed into its connection's record, stamping its id on its
+   * response, or closes the connection and answers false when that would pass a bound (too many
+   * requests waiting on it) or the connection is gone: the request must then not be served.
    */
   readonly admit: (req: IncomingMessage, res: ServerResponse) => boolean
-  /** The oldest answer still owed on a socket, if any. */
-  readonly oldestOwed: (socket: unknown) => ServerResponse | undefined
+  /** What the server knows of a socket's connection; undefined once it is closed. */
+  readonly factsOf: (socket: unknown) => SocketFacts | undefined
   /**
    * Closes every connection that has no request it could still finish: those with nothing owed
    * (idle, or headers half-sent), and those whose oldest request's body is still on its way.
    */
-  readonly cutUnfinished: () => void
+  readonly cutHalfSent: () => void
 }
 
 // One record per open connection.
-interface Connection {
+interface Connection extends SocketFacts {
   readonly socket: Socket
   readonly client: string
-  /** Answers owed on this connection, oldest first. */
-  readonly owed: ServerResponse[]
+  readonly owed: OwedAnswer[]
   /** `socket.bytesWritten` at the last check, and when output last moved (or had none to move). */
   written: number
   movedAt: number
@@ -98,7 +113,7 @@ export const trackConnections = (server: Server, bounds: ConnectionBounds): Conn
       forget(evicted)
       evicted.socket.destroy()
     }
-    const record: Connection = { socket, client, owed: [], written: 0, movedAt: performance.now() }
+    const record: Connection = { socket, client, owed: [], answered: undefined, written: 0, movedAt: performance.now() }
     records.set(socket, record)
     mine.add(record)
     byClient.set(client, mine)
@@ -139,22 +154,23 @@ export const trackConnections = (server: Server, bounds: ConnectionBounds): Conn
         req.socket.destroy()
         return false
       }
-      record.owed.push(res)
+      const owed: OwedAnswer = { response: res, requestId: stampRequestId(req, res) }
+      record.owed.push(owed)
       const settled = (): void => {
         res.off('finish', settled)
         res.off('close', settled)
-        const at = record.owed.indexOf(res)
+        const at = record.owed.indexOf(owed)
         if (at !== -1) record.owed.splice(at, 1)
       }
       res.once('finish', settled)
       res.once('close', settled)
       return true
     },
-    oldestOwed: (socket) => records.get(socket as Socket)?.owed[0],
-    cutUnfinished: () => {
+    factsOf: (socket) => records.get(socket as Socket),
+    cutHalfSent: () => {
       for (const record of [...records.values()]) {
         const oldest = record.owed[0]
-        if (oldest === undefined || !oldest.req.complete) record.socket.destroy()
+        if (oldest === undefined || !oldest.response.req.complete) record.socket.destroy()
       }
     },
   }

@@ -3,6 +3,7 @@ import type Koa from 'koa'
 import { answerClientErrors, answerOnResponse, answerOnSocket } from './parser-refusals.js'
 import { trackConnections, type Connections } from './connections.js'
 import { expectationFailed, methodNotImplemented } from '../errors/problems.js'
+import { requestIdOf, serveAppOn } from '../context/request-context.js'
 
 /** How long a client may take, and how many may be connected at once. */
 export interface HttpServerLimits {
@@ -62,9 +63,9 @@ export const DEFAULT_HTTP_SERVER_LIMITS: HttpServerLimits = {
  * (401, 403, 415) never sends it. CONNECT, which Node would answer by closing the connection
  * without a word, gets a 501 Error document.
  */
-export const createHttpServer = (app: Koa, limits: HttpServerLimits = DEFAULT_HTTP_SERVER_LIMITS): Server => {
+export const createHttpServer = (app: Koa, limits: HttpServerLimits = DEFAULT_HTTP_SERVER_LIMITS): BoundedServer => {
   const handle = app.callback()
-  return createBoundedServer((req, res) => void handle(req, res), limits, {
+  const { server, connections } = boundedServer((req, res) => void handle(req, res), limits, {
     checkContinue: (req, res) => {
       // The body stream is resumed when the app reads it; a response sent before then means the
       // body will never be read, and Node's own resume to drain it must not invite it either.
@@ -75,6 +76,8 @@ export const createHttpServer = (app: Koa, limits: HttpServerLimits = DEFAULT_HT
     },
     checkExpectation: (req, res) => void handle(req, res),
   })
+  serveAppOn(app, (req) => connections.factsOf(req.socket)?.answered)
+  return server
 }
 
 /** Listeners for requests that carry an `Expect` header, which Node reports apart from the others. */
@@ -85,14 +88,35 @@ export interface ExpectationListeners {
   readonly checkExpectation?: RequestListener
 }
 
+/** A Node HTTP server within the service's bounds, which can cut its half-sent requests when it stops. */
+export interface BoundedServer extends Server {
+  /**
+   * Cuts the connections that have no request they could still finish, for a server that has
+   * stopped accepting and given them a moment: requests whose body is still on its way, and
+   * headers half-sent. A client that has not finished sending by then would hold the shutdown for
+   * the whole grace period, and the connections of everyone else with it.
+   */
+  readonly cutHalfSentRequests: () => void
+}
+
 /**
  * A Node HTTP server for any request listener (a `/metrics` endpoint, say), not yet listening,
  * with the service's bounds: the headers, request and keep-alive timeouts, the connection caps,
  * the requests waiting on one connection, a send timeout, Error documents for what Node's parser
  * refuses (a 408 included), and a 501 for CONNECT. Every request passes the same admission,
- * whichever event Node reports it with.
+ * whichever event Node reports it with, which stamps its id (`X-Request-Id`) on its answer.
  */
-export const createBoundedServer = (listener: RequestListener, limits: HttpServerLimits, expectations: ExpectationListeners = {}): Server => {
+export const createBoundedServer = (
+  listener: RequestListener,
+  limits: HttpServerLimits,
+  expectations: ExpectationListeners = {},
+): BoundedServer => boundedServer(listener, limits, expectations).server
+
+const boundedServer = (
+  listener: RequestListener,
+  limits: HttpServerLimits,
+  expectations: ExpectationListeners,
+): { readonly server: BoundedServer; readonly connections: Connections } => {
   const server = createServer(
     {
       requireHostHeader: false,
@@ -128,19 +152,19 @@ export const createBoundedServer = (listener: RequestListener, limits: HttpServe
         }),
     ),
   )
-  server.on('checkExpectation', admitted(checkExpectation ?? ((req, res) => answerOnResponse(req, res, expectationFailed))))
-  server.on('clientError', answerClientErrors(connections.oldestOwed))
-  server.on('connect', (_req, socket) => answerOnSocket(socket, methodNotImplemented))
-  tracked.set(server, connections)
-  return server
+  server.on('checkExpectation', admitted(checkExpectation ?? ((_req, res) => answerOnResponse(res, expectationFailed))))
+  server.on('clientError', answerClientErrors(connections.factsOf))
+  server.on('connect', (req, socket) => answerOnSocket(socket, methodNotImplemented, requestIdOf(req), connections.factsOf(socket)))
+  return { server: Object.assign(server, { cutHalfSentRequests: connections.cutHalfSent }), connections }
 }
 
-const tracked = new WeakMap<Server, Connections>()
-
 /**
- * Cuts the connections that have no request they could still finish, for a server that has
- * stopped accepting and given them a moment: requests whose body is still on its way, and
- * headers half-sent. A client that has not finished sending by then would hold the shutdown for
- * the whole grace period, and the connections of everyone else with it.
+ * What `server.cutHalfSentRequests()` does, for a server typed only as Node's: a server this
+ * adapter did not create has nothing of the kind, and is left as it is.
  */
-export const cutHalfSentRequests = (server: Server): void => tracked.get(server)?.cutUnfinished()
+export const cutHalfSentRequests = (server: Server): void => {
+  if (isBounded(server)) server.cutHalfSentRequests()
+}
+
+const isBounded = (server: Server): server is BoundedServer =>
+  typeof (server as Partial<BoundedServer>).cutHalfSentRequests === 'function'

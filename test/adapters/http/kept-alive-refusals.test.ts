@@ -106,5 +106,27 @@ for (const [kind, start] of kinds) {
       expect(answer?.headers['x-request-id']).to.equal('expect-417')
       expect(JSON.parse(answer?.body ?? '{}')).to.have.property('error', 417)
     })
+
+    it("stamps every answer with the request's id: the one it sent when well-formed, a fresh one otherwise", async function () {
+      const connection = await openRaw(served?.url ?? '')
+      connection.write('GET /healthz HTTP/1.1\r\nHost: x\r\nX-Request-Id: stamped-1\r\n\r\n')
+      connection.write('GET /healthz HTTP/1.1\r\nHost: x\r\nX-Request-Id: not well formed\r\nConnection: close\r\n\r\n')
+      expect(await settlesWithin(connection.closed, 3_000), 'closed by the server').to.equal(true)
+      const [first, second] = finalResponses(connection.received())
+      expect(first?.status).to.equal(200)
+      expect(first?.headers['x-request-id']).to.equal('stamped-1')
+      expect(second?.status).to.equal(200)
+      expect(second?.headers['x-request-id']).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
+    })
+
+    it("answers CONNECT with a 501 Error document carrying the request's id", async function () {
+      const connection = await openRaw(served?.url ?? '')
+      connection.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\nX-Request-Id: connect-501\r\n\r\n')
+      expect(await settlesWithin(connection.closed, 3_000), 'closed by the server').to.equal(true)
+      const [answer] = finalResponses(connection.received())
+      expect(answer?.status).to.equal(501)
+      expect(answer?.headers['x-request-id']).to.equal('connect-501')
+      expect(JSON.parse(answer?.body ?? '{}')).to.have.property('error', 501)
+    })
   })
 }

@@ -1,4 +1,16 @@
-import { INT64_MAX, INT64_MIN, type Violation } from '../../core/index.js'
+import { INT64_MAX, INT64_MIN, type NewPlant, type Violation } from '../../core/index.js'
+
+// A NewPlant as JSON text, both ways: how a client writes the body of a create, and how the
+// service words what is wrong in a body it read. The service reads the text with the exact JSON
+// reader (plant-store/json) and the core's codec; a property test proves that reading what is
+// written here gives back the NewPlant that was written.
+
+/**
+ * The NewPlant as JSON text with the id as its exact digits: JSON.stringify cannot write a
+ * bigint, and a JS number would round ids above 2^53.
+ */
+export const newPlantJsonText = ({ id, name, tag }: NewPlant): string =>
+  `{"id":${id.toString()},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}`
 
 // The core's words for the fields of a NewPlant, as its codecs write them.
 const INT64_RANGE = `an integer from ${INT64_MIN} to ${INT64_MAX}`

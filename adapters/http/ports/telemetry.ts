@@ -1,0 +1,63 @@
+// The adapter's ports for telemetry: where it writes its log lines, reports finished requests
+// (metrics) and opens spans (traces). Each is called inside a guard: a port that throws loses its
+// report, never the request.
+
+/**
+ * Where the HTTP adapter reports what happened; fields are structured, never a credential. The
+ * adapter calls it inside a try: a logger that throws loses its line, never the request.
+ */
+export interface Logger {
+  readonly info: (message: string, fields?: Readonly<Record<string, unknown>>) => void
+  readonly warn: (message: string, fields?: Readonly<Record<string, unknown>>) => void
+  readonly error: (message: string, fields?: Readonly<Record<string, unknown>>) => void
+}
+
+/**
+ * Where the HTTP adapter reports each finished request, for metrics. `route` is the route
+ * pattern (or `unmatched`), never the raw path, and `method` one of the standard methods or
+ * `OTHER`, so the values stay a small bounded set. It is called once per request, on the hot
+ * path: keep it cheap; if it throws, the request is answered as it would have been.
+ */
+export interface HttpObserver {
+  readonly requestFinished: (route: string, method: string, status: number, seconds: number) => void
+}
+
+export const ignoreRequests: HttpObserver = { requestFinished: () => {} }
+
+/** The caller's trace context, as a W3C `traceparent` header carries it. */
+export interface TraceParent {
+  /** 32 lowercase hex digits, not all zero. */
+  readonly traceId: string
+  /** The caller's span: 16 lowercase hex digits, not all zero. */
+  readonly parentId: string
+  /** The trace flags; bit 0 says the caller sampled the trace. */
+  readonly flags: number
+}
+
+/** One request's span, from its start to its answer. */
+export interface RequestSpan {
+  /** The trace the request runs in, for its log line; undefined when it runs in none. */
+  readonly traceId: string | undefined
+  /** The request's own span, for its log line; undefined when it has none. */
+  readonly spanId: string | undefined
+  /** Runs the handling of the request with this span as the current one, so spans below it are its children. */
+  readonly run: (handle: () => Promise<void>) => Promise<void>
+  /** Called once, after the answer is settled, with the route that answered and the status. */
+  readonly finished: (route: string, status: number) => void
+}
+
+/**
+ * Where the HTTP adapter opens a span for each request (OpenTelemetry, say). `parent` is the
+ * caller's trace context when the request carried a valid `traceparent`, and `traceState` its
+ * `tracestate` header. Called on the hot path: keep it cheap; if it throws, the request is
+ * answered untraced.
+ */
+export interface RequestTracer {
+  readonly requestStarted: (method: string, parent: TraceParent | undefined, traceState: string | undefined) => RequestSpan
+}
+
+/** A request in no trace: what `traceNoRequests` starts. */
+export const untraced: RequestSpan = { traceId: undefined, spanId: undefined, run: (handle) => handle(), finished: () => {} }
+
+/** No spans: the default. A `traceparent`'s trace id still reaches the request's log line. */
+export const traceNoRequests: RequestTracer = { requestStarted: () => untraced }
