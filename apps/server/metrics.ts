@@ -8,7 +8,7 @@ import {
   makePlantStoreMetrics,
   metricsRequestHandler,
 } from '../../adapters/prometheus/index.js'
-import { createBoundedServer, requestIdFrom, type HttpObserver, type HttpServerLimits } from '../../adapters/http/index.js'
+import { createBoundedServer, type HttpObserver, type HttpServerLimits } from '../../adapters/http/index.js'
 import type { KeySetObserver } from '../../adapters/jwt/index.js'
 import type { Authenticator, PlantStore } from '../../core/index.js'
 
@@ -38,16 +38,12 @@ export const prometheusInstrumentation = (droppedLogLines: () => number = () => 
     http: httpRequestRecorder(metrics),
     keySet: keySetFetchRecorder(metrics),
     server: (limits) => {
-      const answer = metricsRequestHandler(metrics.registry)
-      // Every answer carries X-Request-Id, the metrics listener's too, chosen as the API's are.
-      return createBoundedServer(
-        (req, res) => {
-          const sent = req.headers['x-request-id']
-          res.setHeader('X-Request-Id', requestIdFrom(typeof sent === 'string' ? sent : ''))
-          answer(req, res)
-        },
-        { ...limits, maxConnections: METRICS_MAX_CONNECTIONS, maxConnectionsPerAddress: METRICS_MAX_CONNECTIONS },
-      )
+      // The bounded server stamps every answer with X-Request-Id, chosen as the API's are.
+      return createBoundedServer(metricsRequestHandler(metrics.registry), {
+        ...limits,
+        maxConnections: METRICS_MAX_CONNECTIONS,
+        maxConnectionsPerAddress: METRICS_MAX_CONNECTIONS,
+      })
     },
   }
 }
