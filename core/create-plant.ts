@@ -9,7 +9,7 @@ import {
   type StoreError,
 } from './errors.js'
 import { isSamePlant, NewPlant, toPlant, type Plant } from './plant.js'
-import type { InsertOutcome, PlantStore } from './ports/plant-store.js'
+import type { InsertOptions, InsertOutcome, PlantStore } from './ports/plant-store.js'
 import type { Principal } from './authenticate.js'
 import { toViolations } from './violations.js'
 
@@ -42,12 +42,12 @@ export type CreateNewPlantError = PlantConflict | StoreError
 /**
  * Creates a plant from a NewPlant already parsed (by `newPlant` or `decodeNewPlant`), on behalf
  * of an authenticated principal. Creating the same plant again is a replay and answers the stored
- * plant; another plant under a taken id is a `PlantConflict`.
+ * plant; another plant under a taken id is a `PlantConflict`. `options` go to storage as they are.
  */
 export const createNewPlant =
   ({ plantStore }: CreatePlantDeps) =>
-  (_principal: Principal, plant: NewPlant): TE.TaskEither<CreateNewPlantError, Plant> => {
-    const insert = plantStore.insertUnlessExists(plant)
+  (_principal: Principal, plant: NewPlant, options?: InsertOptions): TE.TaskEither<CreateNewPlantError, Plant> => {
+    const insert = plantStore.insertUnlessExists(plant, options)
     // One async step, not a pipe of TaskEither combinators: measured (see docs/contributing.md, the hot path).
     return async () => {
       const outcome = await insert()
@@ -61,12 +61,12 @@ export const createNewPlant =
  */
 export const createPlant = (deps: CreatePlantDeps) => {
   const createNew = createNewPlant(deps)
-  return (principal: Principal, input: unknown): TE.TaskEither<CreatePlantError, Plant> =>
+  return (principal: Principal, input: unknown, options?: InsertOptions): TE.TaskEither<CreatePlantError, Plant> =>
     // Decoding waits until the task runs: building a TaskEither does no work. A defect thrown
     // while decoding rejects the task, as it always has.
     async () => {
       const plant = decodeNewPlant(input)
-      return E.isLeft(plant) ? plant : await createNew(principal, plant.right)()
+      return E.isLeft(plant) ? plant : await createNew(principal, plant.right, options)()
     }
 }
 

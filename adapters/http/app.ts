@@ -35,6 +35,12 @@ export interface HttpAppDeps {
   readonly basePath: string
   /** Largest request body accepted, in bytes. */
   readonly bodyLimitBytes: number
+  /**
+   * The longest a `POST /plants` may take from its headers to its answer, in milliseconds, when
+   * storage is slow: reading and decoding the body count against it, and storage is given what is
+   * left (`InsertOptions.withinMs`). No bound of the app's own when absent.
+   */
+  readonly answerWithinMs?: number
   /** Longest number and deepest nesting a JSON body may hold; `DEFAULT_JSON_LIMITS` when absent. */
   readonly jsonLimits?: JsonLimits
   /**
@@ -67,6 +73,7 @@ export const createHttpApp = ({
   tracer = traceNoRequests,
   basePath,
   bodyLimitBytes,
+  answerWithinMs,
   jsonLimits = DEFAULT_JSON_LIMITS,
   draining = () => false,
   crossOrigin: crossOriginPolicy,
@@ -84,7 +91,12 @@ export const createHttpApp = ({
   const documentAnswer = serveRepresentations(represent(JSON_CONTENT_TYPE, Buffer.from(documentJson), 'no-cache'))
   // Paths match exactly as written: /PLANTS and /plants/ are other paths, answered 404.
   const router = new Router({ sensitive: true, strict: true })
-  const createPlantHandler = createPlantRoute({ plantStore, authenticator, readJsonBody: makeJsonBodyReader(bodyLimitBytes, jsonLimits, makeDecodeQueue()) })
+  const createPlantHandler = createPlantRoute({
+    plantStore,
+    authenticator,
+    readJsonBody: makeJsonBodyReader(bodyLimitBytes, jsonLimits, makeDecodeQueue()),
+    ...(answerWithinMs === undefined ? {} : { answerWithinMs }),
+  })
   router.post(plants, createPlantHandler)
   refuseOtherMethods(router, plants, ['POST'])
   for (const [path, handler] of [

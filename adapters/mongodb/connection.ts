@@ -13,7 +13,7 @@ import { storageMisconfigured, storageUnavailable, type StorageUnavailable } fro
 import { clientOptionsFor, type MongoTimeouts } from './client-options.js'
 import { makeClientWatchdog } from './client-watchdog.js'
 import { configurationFaultIn } from './configuration-fault.js'
-import { isDeadlineExceeded, withinDeadline } from './deadline.js'
+import { isDeadlineExceeded, noTimeLeft, withinDeadline } from './deadline.js'
 import { insertBatchLimitsFor, makeInsertBatches, type InsertBatches, type InsertResult } from './insert-batches.js'
 import type { PlantDocument } from './plant-document.js'
 import { refusedOptionsOf } from './refused-options.js'
@@ -39,10 +39,11 @@ export interface MongoWork {
  */
 export interface MongoConnection {
   /**
-   * Runs `work`; a failure that means storage is unreachable, or that it refuses the service's
+   * Runs `work` within the operation deadline, or within `withinMs` when the caller has less time
+   * left; a failure that means storage is unreachable, or that it refuses the service's
    * configuration (named in the Left), is a Left; any other is thrown.
    */
-  readonly attempt: <A>(work: (on: MongoWork) => Promise<A>) => TE.TaskEither<StorageUnavailable, A>
+  readonly attempt: <A>(work: (on: MongoWork) => Promise<A>, withinMs?: number) => TE.TaskEither<StorageUnavailable, A>
   /**
    * Runs `work`; every failure is a Left (a readiness probe cannot tell more than "not ready"),
    * and so is a success while a configuration fault a store call met is held (see
@@ -194,9 +195,12 @@ const connectionOver = (first: MongoClient, settings: MongoConnectionSettings): 
     return fault === undefined ? undefined : storageMisconfigured(fault, error)
   }
 
-  const attempt = <A>(work: (on: MongoWork) => Promise<A>): TE.TaskEither<StorageUnavailable, A> => async () => {
+  const attempt = <A>(work: (on: MongoWork) => Promise<A>, withinMs = Infinity): TE.TaskEither<StorageUnavailable, A> => async () => {
+    // A caller whose time is up is answered before anything is sent: a write sent now could land
+    // after its 503.
+    if (withinMs <= 0) return E.left(storageUnavailable(noTimeLeft()))
     try {
-      const result = await run(settings.timeouts.operationMs, work)
+      const result = await run(Math.min(settings.timeouts.operationMs, withinMs), work)
       heldFault = undefined
       return E.right(result)
     } catch (error) {

@@ -47,3 +47,6 @@ class StorageDeadlineExceeded extends Error {
 }
 
 const deadlineExceeded = (ms: number): Error => new StorageDeadlineExceeded(`MongoDB did not answer within ${ms} ms`)
+
+/** The deadline error of a call whose caller had no time left for it: nothing was sent. */
+export const noTimeLeft = (): Error => new StorageDeadlineExceeded('the caller had no time left to wait for MongoDB; nothing was sent')

@@ -19,7 +19,7 @@ import { fromPlantDocument, toPlantDocument, type PlantDocument } from './plant-
  * or not they share a command; the loser reads what the winner stored.
  */
 export const makeMongoPlantStore = (mongo: MongoConnection): PlantStore => ({
-  insertUnlessExists: (plant) => mongo.attempt((on) => insertOrRead(on, plant)),
+  insertUnlessExists: (plant, options) => mongo.attempt((on) => insertOrRead(on, plant), options?.withinMs),
   checkReady: () =>
     mongo.probe(async ({ db, signal }) => {
       await db.command({ ping: 1 }, { readPreference: 'primary', signal })

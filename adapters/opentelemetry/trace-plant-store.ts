@@ -1,5 +1,5 @@
 import type { Tracer } from '@opentelemetry/api'
-import type { NewPlant, PlantStore } from '../../core/index.js'
+import type { InsertOptions, NewPlant, PlantStore } from '../../core/index.js'
 import { tracedTask } from './traced-task.js'
 import { plantStoreTracer } from './tracer.js'
 
@@ -10,8 +10,8 @@ import { plantStoreTracer } from './tracer.js'
  * rejections pass through unchanged.
  */
 export const tracePlantStore = (store: PlantStore, tracer: Tracer = plantStoreTracer()): PlantStore => ({
-  insertUnlessExists: (plant: NewPlant) =>
-    tracedTask(tracer, 'PlantStore.insertUnlessExists', store.insertUnlessExists(plant), (answer) =>
+  insertUnlessExists: (plant: NewPlant, options?: InsertOptions) =>
+    tracedTask(tracer, 'PlantStore.insertUnlessExists', store.insertUnlessExists(plant, options), (answer) =>
       answer._tag === 'Right'
         ? { attributes: { 'plant_store.outcome': answer.right._tag === 'Inserted' ? 'inserted' : 'already_stored' }, failed: undefined }
         : { attributes: { 'plant_store.outcome': answer.left._tag }, failed: answer.left._tag },

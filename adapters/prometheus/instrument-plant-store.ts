@@ -1,6 +1,6 @@
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { Counter } from 'prom-client'
-import { isSamePlant, type InsertOutcome, type NewPlant, type PlantStore, type StoreError } from '../../core/index.js'
+import { isSamePlant, type InsertOptions, type InsertOutcome, type NewPlant, type PlantStore, type StoreError } from '../../core/index.js'
 import type { PlantStoreMetrics } from './metrics.js'
 import { timed } from './timed.js'
 
@@ -18,8 +18,8 @@ export const instrumentPlantStore = (store: PlantStore, { storageCalls, plants }
   const insertCall = callRecorder(storageCalls, 'insert')
   const readyCall = callRecorder(storageCalls, 'check_ready')
   return {
-    insertUnlessExists: (plant: NewPlant) =>
-      timed(store.insertUnlessExists(plant), (answer, seconds) => {
+    insertUnlessExists: (plant: NewPlant, options?: InsertOptions) =>
+      timed(store.insertUnlessExists(plant, options), (answer, seconds) => {
         insertCall(answer, seconds)
         if (answer?._tag !== 'Right') return
         const found: InsertOutcome = answer.right

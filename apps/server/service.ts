@@ -56,6 +56,8 @@ export const startService = async (
     ...(instrumentation === undefined ? {} : { observer: instrumentation.http }),
     basePath: config.basePath,
     bodyLimitBytes: config.bodyLimitBytes,
+    // MongoDB's deadline is the service's: a body slow to read or decode leaves storage less of it.
+    ...(config.storage._tag === 'MongoDb' ? { answerWithinMs: config.storage.timeoutMs } : {}),
     jsonLimits: config.jsonLimits,
     draining: () => draining,
     docsPage: config.docsPage,

@@ -10,6 +10,16 @@ export type InsertOutcome =
 export const inserted = (plant: NewPlant): InsertOutcome => ({ _tag: 'Inserted', plant })
 export const alreadyStored = (stored: NewPlant): InsertOutcome => ({ _tag: 'AlreadyStored', stored })
 
+/**
+ * What a caller tells storage of its own time. `withinMs`: how long the caller can still wait,
+ * from when the call starts (the time a request's answer has left once its body was read); an
+ * adapter that can be slow answers `StorageUnavailable` rather than take longer, and one that
+ * answers at once may ignore it.
+ */
+export interface InsertOptions {
+  readonly withinMs?: number
+}
+
 /** Where plants are kept. */
 export interface PlantStore {
   /**
@@ -20,7 +30,7 @@ export interface PlantStore {
    * (a bug, a stored document that is not a plant) rejects the task instead, for the caller's
    * error boundary.
    */
-  readonly insertUnlessExists: (plant: NewPlant) => TaskEither<StoreError, InsertOutcome>
+  readonly insertUnlessExists: (plant: NewPlant, options?: InsertOptions) => TaskEither<StoreError, InsertOutcome>
   /** Succeeds when storage can serve requests now. */
   readonly checkReady: () => TaskEither<StorageUnavailable, void>
 }

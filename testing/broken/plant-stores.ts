@@ -73,7 +73,8 @@ export const brokenPlantStores: Readonly<Record<string, { readonly breaks: strin
       const { store } = fixture
       return {
         store: {
-          insertUnlessExists: (plant) => (down ? () => Promise.reject(new Error('ECONNREFUSED')) : store.insertUnlessExists(plant)),
+          insertUnlessExists: (plant, options) =>
+            down ? () => Promise.reject(new Error('ECONNREFUSED')) : store.insertUnlessExists(plant, options),
           checkReady: () => (down ? () => Promise.reject(new Error('ECONNREFUSED')) : store.checkReady()),
         },
         release: fixture.release,

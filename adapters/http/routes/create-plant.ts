@@ -10,6 +10,8 @@ export interface CreatePlantRouteDeps {
   readonly plantStore: PlantStore
   readonly authenticator: Authenticator
   readonly readJsonBody: (ctx: HttpContext) => TE.TaskEither<RequestProblem, unknown>
+  /** The longest from the request's headers to its answer; storage gets what the body left. */
+  readonly answerWithinMs?: number
 }
 
 /**
@@ -17,10 +19,16 @@ export interface CreatePlantRouteDeps {
  * request is refused without the service paying for its body. Each step is a TaskEither run in
  * turn, and the first Left is the answer.
  */
-export const createPlantRoute = ({ plantStore, authenticator, readJsonBody }: CreatePlantRouteDeps): ((ctx: HttpContext) => Promise<void>) => {
+export const createPlantRoute = ({
+  plantStore,
+  authenticator,
+  readJsonBody,
+  answerWithinMs,
+}: CreatePlantRouteDeps): ((ctx: HttpContext) => Promise<void>) => {
   const authenticateToken = authenticate({ authenticator })
   const create = createPlant({ plantStore })
   return async (ctx) => {
+    const started = answerWithinMs === undefined ? 0 : performance.now()
     const token = bearerTokenFrom(ctx.req.headers.authorization)
     if (E.isLeft(token)) return sendProblem(ctx, token.left)
     const principal = await authenticateToken(token.right)()
@@ -28,7 +36,8 @@ export const createPlantRoute = ({ plantStore, authenticator, readJsonBody }: Cr
     ctx.state.subject = principal.right.subject
     const body = await readJsonBody(ctx)()
     if (E.isLeft(body)) return sendProblem(ctx, body.left)
-    const plant = await create(principal.right, body.right)()
+    const options = answerWithinMs === undefined ? undefined : { withinMs: answerWithinMs - (performance.now() - started) }
+    const plant = await create(principal.right, body.right, options)()
     return E.isLeft(plant) ? sendProblem(ctx, inJsonTerms(plant.left, body.right)) : sendJson(ctx, 200, plant.right)
   }
 }
