@@ -11,7 +11,7 @@ import {
 } from '../../adapters/http/index.js'
 import { DEFAULT_IN_MEMORY_LIMITS, type InMemoryLimits } from '../../adapters/in-memory/index.js'
 import type { JwtAuthenticatorOptions } from '../../adapters/jwt/index.js'
-import { DEFAULT_MONGO_TIMEOUTS, MAX_PLANT_BODY_BYTES } from '../../adapters/mongodb/index.js'
+import { DEFAULT_MONGO_TIMEOUTS, MAX_PLANT_BODY_BYTES, type MongoPlantStoreSettings } from '../../adapters/mongodb/index.js'
 import type { BearerToken } from '../../core/index.js'
 import {
   BasePath,
@@ -39,7 +39,7 @@ import { JWT_VARIABLES, parseJwtConfig } from './jwt-config.js'
 /** Where plants are kept: process memory, or a MongoDB deployment. */
 export type StorageConfig =
   | { readonly _tag: 'InMemory'; readonly limits: InMemoryLimits }
-  | { readonly _tag: 'MongoDb'; readonly uri: string; readonly dbName: string; readonly timeoutMs: number }
+  | { readonly _tag: 'MongoDb'; readonly settings: MongoPlantStoreSettings }
 
 /** The service's settings, parsed from the environment. */
 export interface ServiceConfig {
@@ -157,7 +157,10 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
               _tag: 'InMemory' as const,
               limits: { maxPlants: vars.IN_MEMORY_MAX_PLANTS, maxBytes: vars.IN_MEMORY_MAX_BYTES },
             }
-          : { _tag: 'MongoDb' as const, uri: vars.MONGODB_URI, dbName: vars.MONGODB_DB, timeoutMs: vars.MONGODB_TIMEOUT_MS },
+          : {
+              _tag: 'MongoDb' as const,
+              settings: { uri: vars.MONGODB_URI, dbName: vars.MONGODB_DB, timeouts: { operationMs: vars.MONGODB_TIMEOUT_MS } },
+            },
       bodyLimitBytes: vars.BODY_LIMIT,
       jsonLimits: { maxNumberLength: vars.JSON_NUMBER_LIMIT, maxDepth: vars.JSON_DEPTH_LIMIT },
       serverLimits: {

@@ -68,9 +68,7 @@ describe('configuration from the environment', function () {
       jwt: undefined,
       storage: {
         _tag: 'MongoDb',
-        uri: 'mongodb://db.example:27017/?replicaSet=rs0',
-        dbName: 'plants_prod',
-        timeoutMs: 2500,
+        settings: { uri: 'mongodb://db.example:27017/?replicaSet=rs0', dbName: 'plants_prod', timeouts: { operationMs: 2500 } },
       },
       bodyLimitBytes: 1024 * 1024,
       jsonLimits: { maxNumberLength: 40, maxDepth: 8 },
@@ -139,9 +137,7 @@ describe('configuration from the environment', function () {
   it('stores in MongoDB database plant_store, with a 5 s deadline, when only MONGODB_URI is set', function () {
     expect(expectRight(loadConfig({ MONGODB_URI: 'mongodb://127.0.0.1:27017' })).storage).to.deep.equal({
       _tag: 'MongoDb',
-      uri: 'mongodb://127.0.0.1:27017',
-      dbName: 'plant_store',
-      timeoutMs: 5000,
+      settings: { uri: 'mongodb://127.0.0.1:27017', dbName: 'plant_store', timeouts: { operationMs: 5000 } },
     })
   })
 

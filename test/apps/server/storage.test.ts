@@ -12,7 +12,7 @@ describe('storage chosen by configuration', function () {
 
   for (const option of BREAKING) {
     it(`refuses MONGODB_URI with ${option}, naming the variable and the option`, async function () {
-      const opened = openStorage({ _tag: 'MongoDb', uri: `mongodb://127.0.0.1:27017/?${option}`, dbName: 'plant_store', timeoutMs: 5000 })
+      const opened = openStorage({ _tag: 'MongoDb', settings: { uri: `mongodb://127.0.0.1:27017/?${option}`, dbName: 'plant_store', timeouts: { operationMs: 5000 } } })
       if (E.isRight(opened)) {
         await opened.right.close()
         expect.fail(`${option} was accepted`)
