@@ -8,7 +8,7 @@ import * as t from 'io-ts'
 import {
   algorithmsForKey,
   ASYMMETRIC_ALGORITHMS,
-  DEFAULT_MAX_FETCHES_PER_MINUTE,
+  DEFAULT_JWKS_OPTIONS,
   HMAC_ALGORITHMS,
   minimumSecretBytes,
   parsePublicKeyPem,
@@ -136,7 +136,7 @@ const KeyVariables = t.type({
   JWT_SECRET: SharedSecret,
   JWT_ALGORITHMS: AlgorithmNames,
   // However many unknown `kid`s tokens name, the provider is asked at most this often.
-  JWT_JWKS_MAX_FETCHES_PER_MINUTE: withDefault(FetchesPerMinute, DEFAULT_MAX_FETCHES_PER_MINUTE),
+  JWT_JWKS_MAX_FETCHES_PER_MINUTE: withDefault(FetchesPerMinute, DEFAULT_JWKS_OPTIONS.maxFetchesPerMinute),
 })
 type KeyVariables = t.TypeOf<typeof KeyVariables>
 
