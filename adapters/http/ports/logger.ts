@@ -1,9 +1,2 @@
-/**
- * Where the HTTP adapter reports what happened; fields are structured, never a credential. The
- * adapter calls it inside a try: a logger that throws loses its line, never the request.
- */
-export interface Logger {
-  readonly info: (message: string, fields?: Readonly<Record<string, unknown>>) => void
-  readonly warn: (message: string, fields?: Readonly<Record<string, unknown>>) => void
-  readonly error: (message: string, fields?: Readonly<Record<string, unknown>>) => void
-}
+// The logger port is the core's, shared by the app; embedders still find it here.
+export type { Logger } from '../../../core/index.js'
