@@ -26,8 +26,6 @@ import {
   Milliseconds,
   MongoDbName,
   MongoUri,
-  NestingDepth,
-  NumberLength,
   OnOff,
   Origins,
   PlantCount,
@@ -90,8 +88,6 @@ const Environment = t.type({
   MONGODB_DB: withDefault(MongoDbName, 'plant_store'),
   MONGODB_TIMEOUT_MS: withDefault(Milliseconds, DEFAULT_MONGO_TIMEOUTS.operationMs),
   BODY_LIMIT: withDefault(ByteSize, DEFAULT_BODY_LIMIT_BYTES),
-  JSON_NUMBER_LIMIT: withDefault(NumberLength, DEFAULT_JSON_LIMITS.maxNumberLength),
-  JSON_DEPTH_LIMIT: withDefault(NestingDepth, DEFAULT_JSON_LIMITS.maxDepth),
   HEADERS_TIMEOUT_MS: withDefault(Milliseconds, DEFAULT_HTTP_SERVER_LIMITS.headersTimeoutMs),
   REQUEST_TIMEOUT_MS: withDefault(Milliseconds, DEFAULT_HTTP_SERVER_LIMITS.requestTimeoutMs),
   KEEP_ALIVE_TIMEOUT_MS: withDefault(Milliseconds, DEFAULT_HTTP_SERVER_LIMITS.keepAliveTimeoutMs),
@@ -111,6 +107,13 @@ type Variables = t.TypeOf<typeof Environment>
 
 /** Every variable the service reads. */
 export const SERVICE_VARIABLES: ReadonlyArray<string> = [...Object.keys(Environment.props), ...JWT_VARIABLES]
+
+/**
+ * Variables earlier versions read and this one does not: the limits they set protect nothing an
+ * operator tunes (a NewPlant nests one level deep and its longest valid number is 20 characters),
+ * so they are constants now, options only for an embedder of the HTTP adapter.
+ */
+export const RETIRED_VARIABLES: ReadonlyArray<string> = ['JSON_NUMBER_LIMIT', 'JSON_DEPTH_LIMIT']
 
 // Rules that tie one variable to another, each message naming the variable to change.
 const checkRelations = (vars: Variables): E.Either<ReadonlyArray<string>, Variables> => {
@@ -162,7 +165,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
               settings: { uri: vars.MONGODB_URI, dbName: vars.MONGODB_DB, timeouts: { operationMs: vars.MONGODB_TIMEOUT_MS } },
             },
       bodyLimitBytes: vars.BODY_LIMIT,
-      jsonLimits: { maxNumberLength: vars.JSON_NUMBER_LIMIT, maxDepth: vars.JSON_DEPTH_LIMIT },
+      jsonLimits: DEFAULT_JSON_LIMITS,
       serverLimits: {
         headersTimeoutMs: vars.HEADERS_TIMEOUT_MS,
         requestTimeoutMs: vars.REQUEST_TIMEOUT_MS,

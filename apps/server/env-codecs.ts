@@ -156,10 +156,6 @@ export const DelayMilliseconds = wholeNumber('DelayMilliseconds', 0, 600_000, 'a
 
 export const ConnectionCount = wholeNumber('ConnectionCount', 1, 1_000_000, 'a whole number of connections from 1 to 1000000')
 
-export const NumberLength = wholeNumber('NumberLength', 1, 1_000, 'a whole number of characters from 1 to 1000')
-
-export const NestingDepth = wholeNumber('NestingDepth', 1, 1_000, 'a whole number of levels from 1 to 1000')
-
 const UNITS: Readonly<Record<string, number>> = {
   '': 1,
   b: 1,

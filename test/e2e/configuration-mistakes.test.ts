@@ -50,6 +50,13 @@ describe('the service at start, given settings with mistakes', function () {
     expect(service.stdout() + service.stderr()).to.not.include(SECRET_VALUE)
   })
 
+  it('warns by name about each variable it no longer reads', async function () {
+    service = startServiceProcess({ PLANT_STORE_TOKENS: TOKEN, JSON_DEPTH_LIMIT: '8' })
+    await service.listening
+    const warnings = jsonLines(service.stdout()).filter((line) => line['msg'] === 'variable no longer read by the service')
+    expect(warnings.map((line) => [line['level'], line['variable']])).to.deep.equal([['warn', 'JSON_DEPTH_LIMIT']])
+  })
+
   it('says nothing of the variables it reads', async function () {
     service = startServiceProcess({ PLANT_STORE_TOKENS: TOKEN, LOG_LEVEL: 'info', MONGODB_TIMEOUT_MS: '2000' })
     await service.listening

@@ -68,7 +68,7 @@ describe('the service as npm start runs it', function () {
     await expectErrorDocument(await post('/plants', '{"id":3,"name":"x"}'), 404)
   })
 
-  it('takes the JSON limits and the timeouts from the environment', async function () {
+  it('keeps its JSON limits whatever the environment says, and takes the timeouts from it', async function () {
     service = startServiceProcess({
       PLANT_STORE_TOKENS: TOKEN,
       JSON_NUMBER_LIMIT: '5',
@@ -83,9 +83,11 @@ describe('the service as npm start runs it', function () {
         headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
         body,
       })
-    await expectPlant(await post('{"id":12345,"name":"x","a":[1]}'), { name: 'x' })
-    await expectErrorDocument(await post('{"id":123456,"name":"x"}'), 400)
-    await expectErrorDocument(await post('{"id":1,"name":"x","a":[[1]]}'), 400)
+    // The body's object is one level: 31 arrays inside it make the 32 levels allowed.
+    const arrays = (levels: number) => `${'['.repeat(levels)}1${']'.repeat(levels)}`
+    await expectPlant(await post(`{"id":1${'0'.repeat(17)},"name":"x","a":${arrays(31)}}`), { name: 'x' })
+    await expectErrorDocument(await post(`{"id":1,"name":"x","a":${'1'.repeat(101)}}`), 400)
+    await expectErrorDocument(await post(`{"id":2,"name":"x","a":${arrays(32)}}`), 400)
     const idle = await openRaw(url)
     idle.write('POST /plants HTTP/1.1\r\n')
     expect(await settlesWithin(idle.closed, 5_000), 'a request whose headers stop coming is closed').to.equal(true)
