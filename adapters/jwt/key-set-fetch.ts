@@ -1,17 +1,6 @@
 import type { FetchImplementation, JSONWebKeySet } from 'jose'
 import type { KeySetObserver } from './key-set-observer.js'
 
-/**
- * The most bytes of a key set read, unless the source says otherwise. Providers publish a few
- * keys, each a few kilobytes with its certificate chain: 1 MiB leaves room for a hundred of them.
- */
-export const DEFAULT_MAX_KEY_SET_BYTES = 1_048_576
-/**
- * The most keys a key set may hold, unless the source says otherwise: every token's key is looked
- * for among them, so their number is a cost paid on each request.
- */
-export const DEFAULT_MAX_KEYS = 100
-
 /** When the provider may be asked, and how much of its answer is read. */
 export interface KeySetFetchLimits {
   /** Milliseconds after a failed fetch during which the provider is not asked again. */

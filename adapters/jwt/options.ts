@@ -14,28 +14,45 @@ export interface JwksKeySource {
   /**
    * Milliseconds after a fetch during which a token naming an unknown `kid` makes no other fetch
    * (it is refused), and after a failed fetch during which the provider is not asked again.
-   * Default 30 000.
+   * Default `DEFAULT_JWKS_OPTIONS.cooldownMs`.
    */
   readonly cooldownMs?: number
-  /** Milliseconds a fetch may take before the provider counts as unreachable. Default 5 000. */
+  /** Milliseconds a fetch may take before the provider counts as unreachable. Default `DEFAULT_JWKS_OPTIONS.timeoutMs`. */
   readonly timeoutMs?: number
-  /** Milliseconds after which cached keys are fetched again before use. Default 600 000. */
+  /** Milliseconds after which cached keys are fetched again before use. Default `DEFAULT_JWKS_OPTIONS.cacheMaxAgeMs`. */
   readonly cacheMaxAgeMs?: number
-  /** The most fetches of the key set started in any 60 s, whatever tokens arrive. Default 6. */
+  /**
+   * The most fetches of the key set started in any 60 s, whatever tokens arrive. Default
+   * `DEFAULT_JWKS_OPTIONS.maxFetchesPerMinute`.
+   */
   readonly maxFetchesPerMinute?: number
   /**
    * The most bytes of the key set read (after any content coding is undone); a larger answer is a
-   * failed fetch, and the keys held keep serving. Default 1 MiB (`DEFAULT_MAX_KEY_SET_BYTES`).
+   * failed fetch, and the keys held keep serving. Default `DEFAULT_JWKS_OPTIONS.maxKeySetBytes`.
    */
   readonly maxKeySetBytes?: number
-  /** The most keys the key set may hold; more is a failed fetch. Default 100 (`DEFAULT_MAX_KEYS`). */
+  /** The most keys the key set may hold; more is a failed fetch. Default `DEFAULT_JWKS_OPTIONS.maxKeys`. */
   readonly maxKeys?: number
   /**
    * How often the key set is fetched again on a timer, in milliseconds, so a key the provider
    * rotates in is known before any token names it (and however many tokens name unknown keys
-   * meanwhile). Default 300000 (five minutes).
+   * meanwhile). Default `DEFAULT_JWKS_OPTIONS.refreshIntervalMs`.
    */
   readonly refreshIntervalMs?: number
+}
+
+/** The value of each optional field of a JWKS key source that is not given. */
+export const DEFAULT_JWKS_OPTIONS: Required<Omit<JwksKeySource, '_tag' | 'url' | 'algorithms'>> = {
+  cooldownMs: 30_000,
+  timeoutMs: 5_000,
+  cacheMaxAgeMs: 600_000,
+  maxFetchesPerMinute: 6,
+  // Providers publish a few keys, each a few kilobytes with its certificate chain: 1 MiB leaves
+  // room for a hundred of them.
+  maxKeySetBytes: 1_048_576,
+  // Every token's key is looked for among them, so their number is a cost paid on each request.
+  maxKeys: 100,
+  refreshIntervalMs: 300_000,
 }
 
 /** One public key (RSA, EC or Ed25519), for a provider that signs with a fixed key. */

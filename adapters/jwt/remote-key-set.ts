@@ -1,15 +1,9 @@
 import { createLocalJWKSet, createRemoteJWKSet, customFetch, errors, type FlattenedJWSInput, type JWTVerifyGetKey } from 'jose'
-import { DEFAULT_MAX_KEY_SET_BYTES, DEFAULT_MAX_KEYS, guardedFetch } from './key-set-fetch.js'
+import { guardedFetch } from './key-set-fetch.js'
 import { keyIdExcerpt, keyIdOf } from './key-id.js'
 import { ignoreKeySetFetches, type KeySetObserver } from './key-set-observer.js'
-import type { JwksKeySource } from './options.js'
+import { DEFAULT_JWKS_OPTIONS, type JwksKeySource } from './options.js'
 
-const DEFAULT_COOLDOWN_MS = 30_000
-const DEFAULT_TIMEOUT_MS = 5_000
-const DEFAULT_CACHE_MAX_AGE_MS = 600_000
-const DEFAULT_REFRESH_INTERVAL_MS = 300_000
-/** At most this many key-set fetches start in any minute, unless the source says otherwise. */
-export const DEFAULT_MAX_FETCHES_PER_MINUTE = 6
 
 /**
  * The key set cannot be fetched and no cached key fits the token. The fault lies with the
@@ -57,16 +51,16 @@ export const makeRemoteKeySet = (
   observer: KeySetObserver = ignoreKeySetFetches,
   screen: (token: FlattenedJWSInput) => void = () => undefined,
 ): JWTVerifyGetKey => {
-  const cooldownMs = source.cooldownMs ?? DEFAULT_COOLDOWN_MS
+  const cooldownMs = source.cooldownMs ?? DEFAULT_JWKS_OPTIONS.cooldownMs
   // The keys last fetched, made a local set once per fetch; and why the last fetch failed, if it did.
   let held: JWTVerifyGetKey | undefined
   let unreachable: { readonly error: unknown } | undefined
   const fetchKeySet = guardedFetch(
     {
       backoffMs: cooldownMs,
-      maxPerMinute: source.maxFetchesPerMinute ?? DEFAULT_MAX_FETCHES_PER_MINUTE,
-      maxBytes: source.maxKeySetBytes ?? DEFAULT_MAX_KEY_SET_BYTES,
-      maxKeys: source.maxKeys ?? DEFAULT_MAX_KEYS,
+      maxPerMinute: source.maxFetchesPerMinute ?? DEFAULT_JWKS_OPTIONS.maxFetchesPerMinute,
+      maxBytes: source.maxKeySetBytes ?? DEFAULT_JWKS_OPTIONS.maxKeySetBytes,
+      maxKeys: source.maxKeys ?? DEFAULT_JWKS_OPTIONS.maxKeys,
     },
     observer,
     {
@@ -81,12 +75,12 @@ export const makeRemoteKeySet = (
   )
   const remote = createRemoteJWKSet(source.url, {
     cooldownDuration: cooldownMs,
-    timeoutDuration: source.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    cacheMaxAge: source.cacheMaxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS,
+    timeoutDuration: source.timeoutMs ?? DEFAULT_JWKS_OPTIONS.timeoutMs,
+    cacheMaxAge: source.cacheMaxAgeMs ?? DEFAULT_JWKS_OPTIONS.cacheMaxAgeMs,
     [customFetch]: fetchKeySet,
   })
   // A failed refresh changes nothing: the keys held keep serving, and the next token or tick asks again.
-  setInterval(() => void remote.reload().catch(() => undefined), source.refreshIntervalMs ?? DEFAULT_REFRESH_INTERVAL_MS).unref()
+  setInterval(() => void remote.reload().catch(() => undefined), source.refreshIntervalMs ?? DEFAULT_JWKS_OPTIONS.refreshIntervalMs).unref()
   const noKeyFor = (kid: string | undefined, fetchFailure: unknown): Error =>
     unreachable === undefined ? new UnknownSigningKey(kid) : new KeySetUnavailable(fetchFailure ?? unreachable.error)
   return async (header, token) => {

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import * as RA from 'fp-ts/lib/ReadonlyArray.js'
-import type { Logger } from '../../adapters/http/index.js'
 import { makeJwtAuthenticator, type KeySetObserver } from '../../adapters/jwt/index.js'
 import { makeStaticTokenAuthenticator } from '../../adapters/static-tokens/index.js'
-import { firstAccepting, type Authenticator } from '../../core/index.js'
+import { firstAccepting, type Authenticator, type Logger } from '../../core/index.js'
 import type { ServiceConfig } from './config.js'
 
 /**

@@ -11,7 +11,7 @@ import {
 } from '../../adapters/http/index.js'
 import { DEFAULT_IN_MEMORY_LIMITS, type InMemoryLimits } from '../../adapters/in-memory/index.js'
 import type { JwtAuthenticatorOptions } from '../../adapters/jwt/index.js'
-import { DEFAULT_MONGO_TIMEOUTS, MAX_PLANT_BODY_BYTES } from '../../adapters/mongodb/index.js'
+import { DEFAULT_MONGO_TIMEOUTS, MAX_PLANT_BODY_BYTES, type MongoPlantStoreSettings } from '../../adapters/mongodb/index.js'
 import type { BearerToken } from '../../core/index.js'
 import {
   BasePath,
@@ -26,8 +26,6 @@ import {
   Milliseconds,
   MongoDbName,
   MongoUri,
-  NestingDepth,
-  NumberLength,
   OnOff,
   Origins,
   PlantCount,
@@ -39,7 +37,7 @@ import { JWT_VARIABLES, parseJwtConfig } from './jwt-config.js'
 /** Where plants are kept: process memory, or a MongoDB deployment. */
 export type StorageConfig =
   | { readonly _tag: 'InMemory'; readonly limits: InMemoryLimits }
-  | { readonly _tag: 'MongoDb'; readonly uri: string; readonly dbName: string; readonly timeoutMs: number }
+  | { readonly _tag: 'MongoDb'; readonly settings: MongoPlantStoreSettings }
 
 /** The service's settings, parsed from the environment. */
 export interface ServiceConfig {
@@ -90,8 +88,6 @@ const Environment = t.type({
   MONGODB_DB: withDefault(MongoDbName, 'plant_store'),
   MONGODB_TIMEOUT_MS: withDefault(Milliseconds, DEFAULT_MONGO_TIMEOUTS.operationMs),
   BODY_LIMIT: withDefault(ByteSize, DEFAULT_BODY_LIMIT_BYTES),
-  JSON_NUMBER_LIMIT: withDefault(NumberLength, DEFAULT_JSON_LIMITS.maxNumberLength),
-  JSON_DEPTH_LIMIT: withDefault(NestingDepth, DEFAULT_JSON_LIMITS.maxDepth),
   HEADERS_TIMEOUT_MS: withDefault(Milliseconds, DEFAULT_HTTP_SERVER_LIMITS.headersTimeoutMs),
   REQUEST_TIMEOUT_MS: withDefault(Milliseconds, DEFAULT_HTTP_SERVER_LIMITS.requestTimeoutMs),
   KEEP_ALIVE_TIMEOUT_MS: withDefault(Milliseconds, DEFAULT_HTTP_SERVER_LIMITS.keepAliveTimeoutMs),
@@ -111,6 +107,13 @@ type Variables = t.TypeOf<typeof Environment>
 
 /** Every variable the service reads. */
 export const SERVICE_VARIABLES: ReadonlyArray<string> = [...Object.keys(Environment.props), ...JWT_VARIABLES]
+
+/**
+ * Variables earlier versions read and this one does not: the limits they set protect nothing an
+ * operator tunes (a NewPlant nests one level deep and its longest valid number is 20 characters),
+ * so they are constants now, options only for an embedder of the HTTP adapter.
+ */
+export const RETIRED_VARIABLES: ReadonlyArray<string> = ['JSON_NUMBER_LIMIT', 'JSON_DEPTH_LIMIT']
 
 // Rules that tie one variable to another, each message naming the variable to change.
 const checkRelations = (vars: Variables): E.Either<ReadonlyArray<string>, Variables> => {
@@ -157,9 +160,12 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
               _tag: 'InMemory' as const,
               limits: { maxPlants: vars.IN_MEMORY_MAX_PLANTS, maxBytes: vars.IN_MEMORY_MAX_BYTES },
             }
-          : { _tag: 'MongoDb' as const, uri: vars.MONGODB_URI, dbName: vars.MONGODB_DB, timeoutMs: vars.MONGODB_TIMEOUT_MS },
+          : {
+              _tag: 'MongoDb' as const,
+              settings: { uri: vars.MONGODB_URI, dbName: vars.MONGODB_DB, timeouts: { operationMs: vars.MONGODB_TIMEOUT_MS } },
+            },
       bodyLimitBytes: vars.BODY_LIMIT,
-      jsonLimits: { maxNumberLength: vars.JSON_NUMBER_LIMIT, maxDepth: vars.JSON_DEPTH_LIMIT },
+      jsonLimits: DEFAULT_JSON_LIMITS,
       serverLimits: {
         headersTimeoutMs: vars.HEADERS_TIMEOUT_MS,
         requestTimeoutMs: vars.REQUEST_TIMEOUT_MS,

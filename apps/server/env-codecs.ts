@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
+import { isDeepStrictEqual } from 'node:util'
 import { isLiteralBasePath } from '../../adapters/http/index.js'
 import { BearerToken, toViolations } from '../../core/index.js'
 
@@ -9,18 +10,45 @@ import { BearerToken, toViolations } from '../../core/index.js'
 
 type Setting<A> = t.Type<A, string | undefined, unknown>
 
-/** A codec for one variable: `parse` answers the setting, or `undefined` when the text is not one. */
-export const setting = <A>(name: string, expected: string, parse: (text: string) => A | undefined): t.Type<A | undefined, string | undefined, unknown> =>
+/**
+ * A codec for one variable: `parse` answers the setting, or `undefined` when the text is not one;
+ * `is` tells a setting's value from anything else; `format` writes it back as text `parse` reads.
+ */
+export const setting = <A>(
+  name: string,
+  expected: string,
+  parse: (text: string) => A | undefined,
+  is: (u: unknown) => u is A,
+  format: (a: A) => string = String,
+): t.Type<A | undefined, string | undefined, unknown> =>
   new t.Type<A | undefined, string | undefined, unknown>(
     name,
-    (_u): _u is A | undefined => true,
+    (u): u is A | undefined => u === undefined || is(u),
     (u, c) => {
       if (u === undefined || u === '') return t.success(undefined)
       const parsed = typeof u === 'string' ? parse(u) : undefined
       return parsed === undefined ? t.failure(u, c, expected) : t.success(parsed)
     },
-    (a) => (a === undefined ? undefined : String(a)),
+    (a) => (a === undefined ? undefined : format(a)),
   )
+
+/** A number setting's guard: a number its own text parses back to. */
+export const numberFrom =
+  (parse: (text: string) => number | undefined) =>
+  (u: unknown): u is number =>
+    typeof u === 'number' && parse(String(u)) === u
+
+/** A text setting's guard: text its parser keeps as it is. */
+export const textFrom =
+  <A extends string>(parse: (text: string) => A | undefined) =>
+  (u: unknown): u is A =>
+    typeof u === 'string' && parse(u) === u
+
+/** A list setting's guard: texts that, joined by commas, parse back to the same list. */
+export const listFrom =
+  <A extends string>(parse: (text: string) => ReadonlyArray<A> | undefined) =>
+  (u: unknown): u is ReadonlyArray<A> =>
+    Array.isArray(u) && u.every((entry) => typeof entry === 'string') && isDeepStrictEqual(parse(u.join(',')), u)
 
 /** A setting that falls back to a default when the variable is unset or empty. */
 export const withDefault = <A>(codec: t.Type<A | undefined, string | undefined, unknown>, fallback: A): Setting<A> =>
@@ -34,31 +62,39 @@ export const withDefault = <A>(codec: t.Type<A | undefined, string | undefined, 
     (a) => codec.encode(a),
   )
 
-export const Port = setting('Port', 'a port number from 0 to 65535 (0 picks a free port)', (text) => {
+const parsePort = (text: string): number | undefined => {
   const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN
   return port <= 65535 ? port : undefined
-})
+}
 
-export const Host = setting('Host', 'a host name or IP address to listen on, without spaces', (text) =>
-  /^[^\s/]+$/.test(text) ? text : undefined,
-)
+export const Port = setting('Port', 'a port number from 0 to 65535 (0 picks a free port)', parsePort, numberFrom(parsePort))
+
+const parseHost = (text: string): string | undefined => (/^[^\s/]+$/.test(text) ? text : undefined)
+
+export const Host = setting('Host', 'a host name or IP address to listen on, without spaces', parseHost, textFrom(parseHost))
+
+const parseBasePath = (text: string): string | undefined => (isLiteralBasePath(text) ? text : undefined)
 
 export const BasePath = setting(
   'BasePath',
   "a path prefix such as /api/v1: segments of A-Z a-z 0-9 - . _ ~, each after a '/', no trailing '/'",
-  (text) => (isLiteralBasePath(text) ? text : undefined),
+  parseBasePath,
+  textFrom(parseBasePath),
 )
 
 const MIN_TOKEN_LENGTH = 16
 
+const parseBearerTokens = (text: string): ReadonlyArray<BearerToken> | undefined => {
+  const tokens = text.split(',').map((token) => token.trim())
+  const accepted = tokens.filter((token): token is BearerToken => token.length >= MIN_TOKEN_LENGTH && BearerToken.is(token))
+  return accepted.length === tokens.length ? accepted : undefined
+}
+
 export const BearerTokens = setting(
   'BearerTokens',
   `a comma-separated list of tokens, each at least ${MIN_TOKEN_LENGTH} characters of A-Z a-z 0-9 - . _ ~ + / (RFC 6750 token68)`,
-  (text): ReadonlyArray<BearerToken> | undefined => {
-    const tokens = text.split(',').map((token) => token.trim())
-    const accepted = tokens.filter((token): token is BearerToken => token.length >= MIN_TOKEN_LENGTH && BearerToken.is(token))
-    return accepted.length === tokens.length ? accepted : undefined
-  },
+  parseBearerTokens,
+  listFrom(parseBearerTokens),
 )
 
 // A browser's Origin: a scheme (http or https), a host and a port when not the scheme's default,
@@ -72,34 +108,46 @@ const isOrigin = (text: string): boolean => {
   }
 }
 
+const parseOrigins = (text: string): ReadonlyArray<string> | undefined => {
+  const origins = text.split(',').map((origin) => origin.trim())
+  return origins.every(isOrigin) ? origins : undefined
+}
+
 export const Origins = setting(
   'Origins',
   'a comma-separated list of exact origins such as https://app.example.com or http://localhost:5173 (scheme, host and port; no path, no trailing slash, no wildcard)',
-  (text): ReadonlyArray<string> | undefined => {
-    const origins = text.split(',').map((origin) => origin.trim())
-    return origins.every(isOrigin) ? origins : undefined
-  },
+  parseOrigins,
+  listFrom(parseOrigins),
 )
+
+const parseMongoUri = (text: string): string | undefined => (/^mongodb(\+srv)?:\/\/[^\s]+$/.test(text) ? text : undefined)
 
 export const MongoUri = setting(
   'MongoUri',
   'a MongoDB connection string starting with mongodb:// or mongodb+srv://',
-  (text) => (/^mongodb(\+srv)?:\/\/[^\s]+$/.test(text) ? text : undefined),
+  parseMongoUri,
+  textFrom(parseMongoUri),
 )
 
 // MongoDB's rules for database names: no / \ . " $ * < > : | ? space or NUL, at most 63 bytes.
+const parseMongoDbName = (text: string): string | undefined =>
+  /^[^/\\. "$*<>:|?\0]+$/.test(text) && Buffer.byteLength(text) <= 63 ? text : undefined
+
 export const MongoDbName = setting(
   'MongoDbName',
   'a MongoDB database name: at most 63 bytes, none of / \\ . " $ * < > : | ? or spaces',
-  (text) => (/^[^/\\. "$*<>:|?\0]+$/.test(text) && Buffer.byteLength(text) <= 63 ? text : undefined),
+  parseMongoDbName,
+  textFrom(parseMongoDbName),
 )
 
 // A whole number from `min` to `max`, written in digits only.
-const wholeNumber = (name: string, min: number, max: number, expected: string) =>
-  setting(name, expected, (text) => {
+const wholeNumber = (name: string, min: number, max: number, expected: string) => {
+  const parse = (text: string): number | undefined => {
     const value = /^\d{1,10}$/.test(text) ? Number(text) : NaN
     return value >= min && value <= max ? value : undefined
-  })
+  }
+  return setting(name, expected, parse, numberFrom(parse))
+}
 
 export const Milliseconds = wholeNumber('Milliseconds', 100, 600_000, 'a whole number of milliseconds from 100 to 600000')
 
@@ -107,10 +155,6 @@ export const Milliseconds = wholeNumber('Milliseconds', 100, 600_000, 'a whole n
 export const DelayMilliseconds = wholeNumber('DelayMilliseconds', 0, 600_000, 'a whole number of milliseconds from 0 to 600000')
 
 export const ConnectionCount = wholeNumber('ConnectionCount', 1, 1_000_000, 'a whole number of connections from 1 to 1000000')
-
-export const NumberLength = wholeNumber('NumberLength', 1, 1_000, 'a whole number of characters from 1 to 1000')
-
-export const NestingDepth = wholeNumber('NestingDepth', 1, 1_000, 'a whole number of levels from 1 to 1000')
 
 const UNITS: Readonly<Record<string, number>> = {
   '': 1,
@@ -138,12 +182,14 @@ export const ByteSize = setting(
   'ByteSize',
   'a size from 1 byte to 16 MiB, in bytes or with a unit: 65536, 64kb, 64KiB, 1mb',
   bytesFrom(1, MAX_BODY_LIMIT),
+  numberFrom(bytesFrom(1, MAX_BODY_LIMIT)),
 )
 
 export const MemorySize = setting(
   'MemorySize',
   'a size from 1 KiB to 64 GiB, in bytes or with a unit: 67108864, 64MiB, 1gb',
   bytesFrom(1024, 64 * 1024 ** 3),
+  numberFrom(bytesFrom(1024, 64 * 1024 ** 3)),
 )
 
 export const PlantCount = wholeNumber('PlantCount', 1, 1_000_000_000, 'a whole number of plants from 1 to 1000000000')
@@ -163,9 +209,18 @@ export const decodeEnvironment = <A>(
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 export type LogLevel = (typeof LOG_LEVELS)[number]
 
-export const LogLevel = setting('LogLevel', `one of ${LOG_LEVELS.join(', ')}`, (text): LogLevel | undefined =>
-  LOG_LEVELS.find((level) => level === text.toLowerCase()),
+export const LogLevel = setting(
+  'LogLevel',
+  `one of ${LOG_LEVELS.join(', ')}`,
+  (text): LogLevel | undefined => LOG_LEVELS.find((level) => level === text.toLowerCase()),
+  (u): u is LogLevel => LOG_LEVELS.some((level) => level === u),
 )
 
 /** A switch: `on` or `off`. */
-export const OnOff = setting('OnOff', 'on or off', (text): boolean | undefined => (text === 'on' ? true : text === 'off' ? false : undefined))
+export const OnOff = setting(
+  'OnOff',
+  'on or off',
+  (text): boolean | undefined => (text === 'on' ? true : text === 'off' ? false : undefined),
+  (u): u is boolean => typeof u === 'boolean',
+  (on) => (on ? 'on' : 'off'),
+)

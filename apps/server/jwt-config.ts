@@ -1,4 +1,4 @@
-import type { KeyObject } from 'node:crypto'
+import { KeyObject } from 'node:crypto'
 import { sequenceS } from 'fp-ts/lib/Apply.js'
 import * as E from 'fp-ts/lib/Either.js'
 import * as RA from 'fp-ts/lib/ReadonlyArray.js'
@@ -8,7 +8,7 @@ import * as t from 'io-ts'
 import {
   algorithmsForKey,
   ASYMMETRIC_ALGORITHMS,
-  DEFAULT_MAX_FETCHES_PER_MINUTE,
+  DEFAULT_JWKS_OPTIONS,
   HMAC_ALGORITHMS,
   minimumSecretBytes,
   parsePublicKeyPem,
@@ -18,7 +18,7 @@ import {
   type JwtAuthenticatorOptions,
   type KeySource,
 } from '../../adapters/jwt/index.js'
-import { decodeEnvironment, setting, withDefault } from './env-codecs.js'
+import { decodeEnvironment, listFrom, numberFrom, setting, textFrom, withDefault } from './env-codecs.js'
 
 type Messages = ReadonlyArray<string>
 type Parsed<A> = E.Either<Messages, A>
@@ -29,10 +29,15 @@ const MINIMUM_SECRET_BYTES = 32
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
 
 /** A setting whose refusal depends on the text: `parse` answers the value or what was expected. */
-const explainedSetting = <A>(name: string, parse: (text: string) => E.Either<string, A>, show: (a: A) => string) =>
+const explainedSetting = <A>(
+  name: string,
+  parse: (text: string) => E.Either<string, A>,
+  is: (u: unknown) => u is A,
+  show: (a: A) => string,
+) =>
   new t.Type<A | undefined, string | undefined, unknown>(
     name,
-    (_u): _u is A | undefined => true,
+    (u): u is A | undefined => u === undefined || is(u),
     (u, c) => {
       if (u === undefined || u === '') return t.success(undefined)
       const parsed = typeof u === 'string' ? parse(u) : E.left('text')
@@ -54,14 +59,23 @@ const requiredWithJwt = <A>(codec: t.Type<A | undefined, string | undefined, unk
     (a) => codec.encode(a),
   )
 
-const Text = setting('Text', 'text', (text) => text)
+const anyText = (text: string): string => text
+
+const Text = setting('Text', 'text', anyText, textFrom(anyText))
 
 // Keys fetched over plain HTTP could be swapped on the way, and whoever swaps them mints tokens.
-const JwksUrl = setting('JwksUrl', 'an https URL of a JSON Web Key Set (http only for a loopback host)', (text) => {
+const parseJwksUrl = (text: string): URL | undefined => {
   const url = URL.canParse(text) ? new URL(text) : undefined
   const secure = url?.protocol === 'https:' || (url?.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))
   return secure ? url : undefined
-})
+}
+
+const JwksUrl = setting(
+  'JwksUrl',
+  'an https URL of a JSON Web Key Set (http only for a loopback host)',
+  parseJwksUrl,
+  (u): u is URL => u instanceof URL && parseJwksUrl(u.href) !== undefined,
+)
 
 interface UsablePublicKey {
   readonly key: KeyObject
@@ -76,30 +90,44 @@ const PublicKeyPem = explainedSetting(
       parsePublicKeyPem(text.replaceAll('\\n', '\n')),
       E.flatMap((key) => pipe(algorithmsForKey(key), E.map((usable) => ({ key, usable })))),
     ),
+  (u): u is UsablePublicKey =>
+    typeof u === 'object' && u !== null && 'key' in u && u.key instanceof KeyObject && 'usable' in u && Array.isArray(u.usable) && u.usable.length > 0,
   ({ key }) => key.export({ type: 'spki', format: 'pem' }).toString(),
 )
 
 // Any text will do here; whether it is long enough depends on the algorithms (see `secret`).
-const SharedSecret = setting('SharedSecret', 'a shared secret', (text) => text)
+const SharedSecret = setting('SharedSecret', 'a shared secret', anyText, textFrom(anyText))
 
 // The entries are checked against the key source once it is known (see `algorithmList`).
-const AlgorithmNames = setting('AlgorithmNames', 'a comma-separated list of algorithms', (text) =>
-  text.split(',').map((entry) => entry.trim()),
+const algorithmNames = (text: string): ReadonlyArray<string> => text.split(',').map((entry) => entry.trim())
+
+const AlgorithmNames = setting('AlgorithmNames', 'a comma-separated list of algorithms', algorithmNames, listFrom(algorithmNames))
+
+const RequiredScope = setting(
+  'RequiredScope',
+  'one OAuth scope (printable ASCII, no space, quote or backslash)',
+  (text) => (ScopeToken.is(text) ? text : undefined),
+  ScopeToken.is,
 )
 
-const RequiredScope = setting('RequiredScope', 'one OAuth scope (printable ASCII, no space, quote or backslash)', (text) =>
-  ScopeToken.is(text) ? text : undefined,
-)
-
-const FetchesPerMinute = setting('FetchesPerMinute', 'a whole number of fetches from 1 to 600', (text) => {
+const parseFetchesPerMinute = (text: string): number | undefined => {
   const fetches = /^\d{1,3}$/.test(text) ? Number(text) : Number.NaN
   return fetches >= 1 && fetches <= 600 ? fetches : undefined
-})
+}
 
-const ClockTolerance = setting('ClockTolerance', `whole seconds from 0 to ${MAXIMUM_CLOCK_TOLERANCE_SECONDS}`, (text) => {
+const FetchesPerMinute = setting('FetchesPerMinute', 'a whole number of fetches from 1 to 600', parseFetchesPerMinute, numberFrom(parseFetchesPerMinute))
+
+const parseClockTolerance = (text: string): number | undefined => {
   const seconds = /^\d{1,3}$/.test(text) ? Number(text) : Number.NaN
   return seconds <= MAXIMUM_CLOCK_TOLERANCE_SECONDS ? seconds : undefined
-})
+}
+
+const ClockTolerance = setting(
+  'ClockTolerance',
+  `whole seconds from 0 to ${MAXIMUM_CLOCK_TOLERANCE_SECONDS}`,
+  parseClockTolerance,
+  numberFrom(parseClockTolerance),
+)
 
 /** The variables that say where verification keys come from, and which algorithms they verify. */
 const KeyVariables = t.type({
@@ -108,7 +136,7 @@ const KeyVariables = t.type({
   JWT_SECRET: SharedSecret,
   JWT_ALGORITHMS: AlgorithmNames,
   // However many unknown `kid`s tokens name, the provider is asked at most this often.
-  JWT_JWKS_MAX_FETCHES_PER_MINUTE: withDefault(FetchesPerMinute, DEFAULT_MAX_FETCHES_PER_MINUTE),
+  JWT_JWKS_MAX_FETCHES_PER_MINUTE: withDefault(FetchesPerMinute, DEFAULT_JWKS_OPTIONS.maxFetchesPerMinute),
 })
 type KeyVariables = t.TypeOf<typeof KeyVariables>
 

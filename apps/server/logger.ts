@@ -1,5 +1,5 @@
 import { pino, type DestinationStream, type Logger as Pino } from 'pino'
-import type { Logger } from '../../adapters/http/index.js'
+import type { Logger } from '../../core/index.js'
 import type { LogLevel } from './env-codecs.js'
 import { makeIsoTime } from './iso-time.js'
 

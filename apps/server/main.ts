@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import * as E from 'fp-ts/lib/Either.js'
-import { loadConfig, SERVICE_VARIABLES } from './config.js'
+import { loadConfig, RETIRED_VARIABLES, SERVICE_VARIABLES } from './config.js'
 import { announcerOf, asLoggerPort, asyncStdout, makePino } from './logger.js'
 import { startService } from './service.js'
 import { unknownVariables } from './unknown-variables.js'
@@ -29,8 +29,9 @@ const stdout = asyncStdout(config.right.logBufferBytes)
 const pinoLog = makePino(config.right.logLevel, stdout)
 const log = asLoggerPort(pinoLog)
 // A misspelt variable would otherwise leave its default in place without a word.
-for (const { name, didYouMean } of unknownVariables(process.env, SERVICE_VARIABLES)) {
-  log.warn('variable not read by the service', { variable: name, ...(didYouMean === undefined ? {} : { didYouMean }) })
+for (const { name, didYouMean, noLongerRead } of unknownVariables(process.env, SERVICE_VARIABLES, RETIRED_VARIABLES)) {
+  if (noLongerRead) log.warn('variable no longer read by the service', { variable: name, detail: 'its limit is a constant now' })
+  else log.warn('variable not read by the service', { variable: name, ...(didYouMean === undefined ? {} : { didYouMean }) })
 }
 stdout.onCaughtUp((count) => log.warn('log lines dropped', { count, detail: "stdout's reader fell behind the log buffer (LOG_BUFFER_LIMIT)" }))
 const started = await startService(config.right, log, announcerOf(pinoLog, config.right.logLevel), stdout.dropped)

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { setTimeout as delay } from 'node:timers/promises'
 import { createHttpApp, createHttpServer, cutHalfSentRequests, type Logger } from '../../adapters/http/index.js'
 import { openTelemetryRequestTracer, traceAuthenticator, tracePlantStore } from '../../adapters/opentelemetry/index.js'
+import { DEFAULT_MONGO_TIMEOUTS } from '../../adapters/mongodb/index.js'
 import type { ServiceConfig, ShutdownConfig } from './config.js'
 import { openAuthenticator } from './authentication.js'
 import { prometheusInstrumentation } from './metrics.js'
@@ -57,7 +58,9 @@ export const startService = async (
     basePath: config.basePath,
     bodyLimitBytes: config.bodyLimitBytes,
     // MongoDB's deadline is the service's: a body slow to read or decode leaves storage less of it.
-    ...(config.storage._tag === 'MongoDb' ? { answerWithinMs: config.storage.timeoutMs } : {}),
+    ...(config.storage._tag === 'MongoDb'
+      ? { answerWithinMs: config.storage.settings.timeouts?.operationMs ?? DEFAULT_MONGO_TIMEOUTS.operationMs }
+      : {}),
     jsonLimits: config.jsonLimits,
     draining: () => draining,
     docsPage: config.docsPage,

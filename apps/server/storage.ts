@@ -23,10 +23,10 @@ export const openStorage = (config: StorageConfig): E.Either<string, OpenedStora
       return E.right({ store: makeInMemoryPlantStore(config.limits), description: 'in-memory', close: async () => {} })
     case 'MongoDb':
       return pipe(
-        openMongoPlantStore({ uri: config.uri, dbName: config.dbName, timeouts: { operationMs: config.timeoutMs } }),
+        openMongoPlantStore(config.settings),
         E.bimap(
           (invalid) => `MONGODB_URI: expected a connection string this service can use (${invalid.message})`,
-          ({ store, close }) => ({ store, close, description: `mongodb (database ${config.dbName})` }),
+          ({ store, close }) => ({ store, close, description: `mongodb (database ${config.settings.dbName})` }),
         ),
       )
   }

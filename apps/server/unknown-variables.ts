@@ -3,6 +3,8 @@ export interface UnknownVariable {
   readonly name: string
   /** The variable the service reads that it most likely stands for, when one is that close. */
   readonly didYouMean: string | undefined
+  /** Whether an earlier version of the service read it. */
+  readonly noLongerRead: boolean
 }
 
 // The service's families of variables: one of these prefixes and not read is a mistake.
@@ -43,20 +45,23 @@ const nearest = (name: string, known: ReadonlyArray<string>): string | undefined
 
 /**
  * The variables of `env` that look like the service's but are not among `known`, the names it
- * reads: any of the service's families (`PLANT_STORE_*`, `JWT_*`, `MONGODB_*`), and any name a
- * typo away from a known one (`PORTT`, `CORS_ORIGIN`, `port`). Names only: values may be secrets.
+ * reads: any of the service's families (`PLANT_STORE_*`, `JWT_*`, `MONGODB_*`), any name a typo
+ * away from a known one (`PORTT`, `CORS_ORIGIN`, `port`), and any of `retired`, the names it
+ * read once. Names only: values may be secrets.
  */
 export const unknownVariables = (
   env: Readonly<Record<string, string | undefined>>,
   known: ReadonlyArray<string>,
+  retired: ReadonlyArray<string> = [],
 ): ReadonlyArray<UnknownVariable> => {
   const read = new Set(known)
   return Object.keys(env)
     .filter((name) => !read.has(name))
     .flatMap((name) => {
+      if (retired.includes(name)) return [{ name, didYouMean: undefined, noLongerRead: true }]
       const didYouMean = nearest(name, known)
       const inFamily = FAMILIES.some((prefix) => name.toUpperCase().startsWith(prefix))
-      return didYouMean !== undefined || inFamily ? [{ name, didYouMean }] : []
+      return didYouMean !== undefined || inFamily ? [{ name, didYouMean, noLongerRead: false }] : []
     })
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
 }

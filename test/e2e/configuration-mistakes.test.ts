@@ -2,8 +2,8 @@ import { expect } from 'chai'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { MAIN, useCurrentBuild } from '../support/current-build.js'
-import { startServiceProcess, type ServiceProcess } from '../support/service-process.js'
+import { MAIN } from '../support/current-build.js'
+import { useServiceProcesses } from '../support/service-process.js'
 
 // What a person gets wrong in the service's settings is said at start, and the local settings file
 // is read by the service as it starts, whichever command starts it.
@@ -18,19 +18,16 @@ const jsonLines = (text: string): ReadonlyArray<Record<string, unknown>> =>
 
 describe('the service at start, given settings with mistakes', function () {
   this.timeout(30_000)
-  let service: ServiceProcess | undefined
+  const startService = useServiceProcesses()
   let dir = ''
 
-  useCurrentBuild()
   afterEach(async function () {
-    await service?.stop('SIGKILL')
-    service = undefined
     if (dir !== '') rmSync(dir, { recursive: true, force: true })
     dir = ''
   })
 
   it('warns by name about each variable that looks like its own and is not read, never with its value', async function () {
-    service = startServiceProcess({
+    const service = startService({
       PLANT_STORE_TOKENS: TOKEN,
       PLANT_STORE_TOKEN: SECRET_VALUE,
       PORTT: '8080',
@@ -50,8 +47,15 @@ describe('the service at start, given settings with mistakes', function () {
     expect(service.stdout() + service.stderr()).to.not.include(SECRET_VALUE)
   })
 
+  it('warns by name about each variable it no longer reads', async function () {
+    const service = startService({ PLANT_STORE_TOKENS: TOKEN, JSON_DEPTH_LIMIT: '8' })
+    await service.listening
+    const warnings = jsonLines(service.stdout()).filter((line) => line['msg'] === 'variable no longer read by the service')
+    expect(warnings.map((line) => [line['level'], line['variable']])).to.deep.equal([['warn', 'JSON_DEPTH_LIMIT']])
+  })
+
   it('says nothing of the variables it reads', async function () {
-    service = startServiceProcess({ PLANT_STORE_TOKENS: TOKEN, LOG_LEVEL: 'info', MONGODB_TIMEOUT_MS: '2000' })
+    const service = startService({ PLANT_STORE_TOKENS: TOKEN, LOG_LEVEL: 'info', MONGODB_TIMEOUT_MS: '2000' })
     await service.listening
     expect(jsonLines(service.stdout()).map((line) => line['msg'])).to.not.include('variable not read by the service')
   })
@@ -59,7 +63,7 @@ describe('the service at start, given settings with mistakes', function () {
   it('reads .env in its working directory, a variable of the environment winning over the file', async function () {
     dir = mkdtempSync(join(tmpdir(), 'plant-store-env-file-'))
     writeFileSync(join(dir, '.env'), `PLANT_STORE_TOKENS=${TOKEN}\nBASE_PATH=/from-file\nLOG_LEVEL=debug\n`)
-    service = startServiceProcess({ LOG_LEVEL: 'info' }, { argv: [process.execPath, MAIN], cwd: dir })
+    const service = startService({ LOG_LEVEL: 'info' }, { argv: [process.execPath, MAIN], cwd: dir })
     const url = await service.listening
     expect(service.stderr(), 'no development token: the file gave one').to.not.include('Development token')
     const answer = await fetch(`${url}/from-file/plants`, {

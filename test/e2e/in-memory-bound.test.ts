@@ -1,7 +1,6 @@
 import { expect } from 'chai'
 import { gzipSync } from 'node:zlib'
-import { useCurrentBuild } from '../support/current-build.js'
-import { startServiceProcess, type ServiceProcess } from '../support/service-process.js'
+import { useServiceProcesses } from '../support/service-process.js'
 import { expectErrorDocument, expectPlant } from '../support/responses.js'
 
 const TOKEN = 'e2e-token-0123456789abcdef'
@@ -10,16 +9,10 @@ const TOKEN = 'e2e-token-0123456789abcdef'
 // 256 MiB heap down after 2,892 plants, and every plant with it.
 describe('the service on in-memory storage, with a bound', function () {
   this.timeout(60_000)
-  let service: ServiceProcess | undefined
-
-  useCurrentBuild()
-  afterEach(async function () {
-    await service?.stop('SIGKILL')
-    service = undefined
-  })
+  const startService = useServiceProcesses()
 
   it('answers 507 at IN_MEMORY_MAX_BYTES, stays alive on a small heap, and keeps every acknowledged plant', async function () {
-    service = startServiceProcess({
+    const service = startService({
       PLANT_STORE_TOKENS: TOKEN,
       IN_MEMORY_MAX_BYTES: '16MiB',
       NODE_OPTIONS: '--max-old-space-size=96',

@@ -1,6 +1,5 @@
 import { expect } from 'chai'
-import { useCurrentBuild } from '../support/current-build.js'
-import { startServiceProcess, type ServiceProcess } from '../support/service-process.js'
+import { useServiceProcesses } from '../support/service-process.js'
 import { parsePrometheusText, valueOf } from '../support/prometheus-text.js'
 import { expectErrorDocument, expectPlant } from '../support/responses.js'
 import { startJwksServer, type JwksServer } from '../support/jwt/jwks-server.js'
@@ -12,9 +11,7 @@ describe('the service as npm start runs it, with JWT configuration', function ()
   this.timeout(20_000)
   let key: SigningKey
   let jwks: JwksServer
-  let service: ServiceProcess | undefined
-
-  useCurrentBuild()
+  const startService = useServiceProcesses()
   before(async function () {
     key = await makeSigningKey('RS256', 'e2e-key')
   })
@@ -22,8 +19,6 @@ describe('the service as npm start runs it, with JWT configuration', function ()
     jwks = await startJwksServer([key.jwk])
   })
   afterEach(async function () {
-    await service?.stop('SIGKILL')
-    service = undefined
     await jwks?.stop()
   })
 
@@ -42,7 +37,7 @@ describe('the service as npm start runs it, with JWT configuration', function ()
     })
 
   it('creates a plant with a token signed by the JWKS server, and refuses the rest as the contract says', async function () {
-    service = startServiceProcess({ ...jwtEnvironment(), PLANT_STORE_TOKENS: STATIC_TOKEN })
+    const service = startService({ ...jwtEnvironment(), PLANT_STORE_TOKENS: STATIC_TOKEN })
     const url = await service.listening
     const token = await issueToken(key)
 
@@ -64,7 +59,7 @@ describe('the service as npm start runs it, with JWT configuration', function ()
   })
 
   it('answers forged tokens with the issuer and audience but an unknown or malformed kid 401, counted and logged apart', async function () {
-    service = startServiceProcess({ ...jwtEnvironment(), METRICS_PORT: '0' })
+    const service = startService({ ...jwtEnvironment(), METRICS_PORT: '0' })
     const url = await service.listening
     // One token makes the key set be fetched; the forged ones after it cost no fetch and no 5xx.
     await expectErrorDocument(await create(url, withTamperedSignature(await issueToken(key))), 401)
@@ -96,7 +91,7 @@ describe('the service as npm start runs it, with JWT configuration', function ()
   })
 
   it('makes no development token when JWT is configured', async function () {
-    service = startServiceProcess(jwtEnvironment())
+    const service = startService(jwtEnvironment())
     const url = await service.listening
     expect(service.stderr()).not.to.match(/development token/i)
     expect(service.stdout()).not.to.match(/development token/i)
@@ -105,13 +100,13 @@ describe('the service as npm start runs it, with JWT configuration', function ()
 
   it('answers 503 while the JWKS server cannot be reached and no key is cached', async function () {
     await jwks.stop()
-    service = startServiceProcess(jwtEnvironment())
+    const service = startService(jwtEnvironment())
     const url = await service.listening
     await expectErrorDocument(await create(url, await issueToken(key)), 503)
   })
 
   it('refuses an incomplete JWT configuration at start, naming the variables', async function () {
-    service = startServiceProcess({ JWT_JWKS_URL: jwks.url.href, JWT_ALGORITHMS: 'HS256' })
+    const service = startService({ JWT_JWKS_URL: jwks.url.href, JWT_ALGORITHMS: 'HS256' })
     expect(await service.exited).to.equal(1)
     for (const name of ['JWT_ISSUER', 'JWT_AUDIENCE', 'JWT_ALGORITHMS']) expect(service.stderr()).to.include(`${name}: expected`)
   })

@@ -4,8 +4,8 @@ import { once } from 'node:events'
 import { statSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { MAIN, useCurrentBuild } from '../support/current-build.js'
-import { startServiceProcess, type ServiceProcess } from '../support/service-process.js'
+import { MAIN } from '../support/current-build.js'
+import { useServiceProcesses } from '../support/service-process.js'
 import { parsePrometheusText, valueOf } from '../support/prometheus-text.js'
 import { expectErrorDocument, expectPlant } from '../support/responses.js'
 
@@ -36,13 +36,7 @@ const closedPort = async (): Promise<number> => {
 
 describe('operating the service: logs, request ids and metrics from the running process', function () {
   this.timeout(30_000)
-  let service: ServiceProcess | undefined
-
-  useCurrentBuild()
-  afterEach(async function () {
-    await service?.stop('SIGKILL')
-    service = undefined
-  })
+  const startService = useServiceProcesses()
 
   it('npm start -s prints only JSON lines on stdout, and does not rebuild when dist/ is up to date', async function () {
     // dist/ as `npm test` leaves it: built just now, unless a source was saved since.
@@ -82,7 +76,7 @@ describe('operating the service: logs, request ids and metrics from the running 
   })
 
   it('logs each request with its id, route, status, duration and subject; echoes the id; LOG_LEVEL filters', async function () {
-    service = startServiceProcess({ PLANT_STORE_TOKENS: TOKEN })
+    const service = startService({ PLANT_STORE_TOKENS: TOKEN })
     const url = await service.listening
     const response = await post(url, '{"id":7,"name":"Moss"}', { 'X-Request-Id': 'trace-abc-123' })
     expect(response.headers.get('x-request-id')).to.equal('trace-abc-123')
@@ -96,7 +90,7 @@ describe('operating the service: logs, request ids and metrics from the running 
     expect(service.stdout()).to.not.include(TOKEN)
 
     const port = await closedPort()
-    service = startServiceProcess({ PLANT_STORE_TOKENS: TOKEN, LOG_LEVEL: 'warn', PORT: String(port) })
+    const quietService = startService({ PLANT_STORE_TOKENS: TOKEN, LOG_LEVEL: 'warn', PORT: String(port) })
     const quiet = `http://127.0.0.1:${port}`
     for (;;) {
       const answered = await fetch(`${quiet}/healthz`).then(
@@ -107,14 +101,14 @@ describe('operating the service: logs, request ids and metrics from the running 
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
     await expectPlant(await post(quiet, '{"id":8,"name":"Moss"}'), { name: 'Moss' })
-    expect(await service.stop('SIGTERM')).to.equal(0)
-    const quietLines = jsonLines(service.stdout())
+    expect(await quietService.stop('SIGTERM')).to.equal(0)
+    const quietLines = jsonLines(quietService.stdout())
     expect(quietLines.map((l) => l['msg']), 'under LOG_LEVEL=warn, only where it listens').to.deep.equal(['listening'])
     expect(quietLines[0]).to.include({ url: quiet })
   })
 
   it('logs a storage outage under the id of the request that met it', async function () {
-    service = startServiceProcess({
+    const service = startService({
       PLANT_STORE_TOKENS: TOKEN,
       MONGODB_URI: `mongodb://127.0.0.1:${await closedPort()}/?serverSelectionTimeoutMS=300`,
       MONGODB_TIMEOUT_MS: '500',
@@ -131,7 +125,7 @@ describe('operating the service: logs, request ids and metrics from the running 
   })
 
   it('serves metrics on METRICS_PORT only, counting the traffic sent', async function () {
-    service = startServiceProcess({ PLANT_STORE_TOKENS: TOKEN, METRICS_PORT: '0' })
+    const service = startService({ PLANT_STORE_TOKENS: TOKEN, METRICS_PORT: '0' })
     const url = await service.listening
     const listening = jsonLines(service.stdout()).find((l) => l['msg'] === 'listening') as { metricsUrl?: string }
     const metricsUrl = listening.metricsUrl ?? expect.fail('no metricsUrl in the listening line')
@@ -162,7 +156,7 @@ describe('operating the service: logs, request ids and metrics from the running 
   })
 
   it('serves no metrics listener unless METRICS_PORT is set', async function () {
-    service = startServiceProcess({ PLANT_STORE_TOKENS: TOKEN })
+    const service = startService({ PLANT_STORE_TOKENS: TOKEN })
     await service.listening
     expect(jsonLines(service.stdout()).find((l) => l['msg'] === 'listening')).to.not.have.property('metricsUrl')
   })

@@ -3,8 +3,7 @@ import { once } from 'node:events'
 import { Agent, createServer, request } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { setTimeout as delay } from 'node:timers/promises'
-import { useCurrentBuild } from '../support/current-build.js'
-import { startServiceProcess, type ServiceProcess } from '../support/service-process.js'
+import { useServiceProcesses } from '../support/service-process.js'
 import { expectOneRawErrorDocument, openRaw, settlesWithin } from '../support/raw-http.js'
 import { expectErrorDocument, expectPlant } from '../support/responses.js'
 
@@ -21,16 +20,10 @@ interface Outcome {
 
 describe('the service as npm start runs it', function () {
   this.timeout(20_000)
-  let service: ServiceProcess | undefined
-
-  useCurrentBuild()
-  afterEach(async function () {
-    await service?.stop('SIGKILL')
-    service = undefined
-  })
+  const startService = useServiceProcesses()
 
   it('serves the contract on the configured tokens and stops cleanly on SIGTERM', async function () {
-    service = startServiceProcess({ PLANT_STORE_TOKENS: `other-token-0123456789,${TOKEN}` })
+    const service = startService({ PLANT_STORE_TOKENS: `other-token-0123456789,${TOKEN}` })
     const url = await service.listening
     expect(url).to.match(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(service.stdout()).to.include('"storage":"in-memory"')
@@ -55,7 +48,7 @@ describe('the service as npm start runs it', function () {
   })
 
   it('takes BASE_PATH and BODY_LIMIT from the environment', async function () {
-    service = startServiceProcess({ PLANT_STORE_TOKENS: TOKEN, BASE_PATH: '/api/v1', BODY_LIMIT: '1kb' })
+    const service = startService({ PLANT_STORE_TOKENS: TOKEN, BASE_PATH: '/api/v1', BODY_LIMIT: '1kb' })
     const url = await service.listening
     const post = (path: string, body: string) =>
       fetch(`${url}${path}`, {
@@ -68,8 +61,8 @@ describe('the service as npm start runs it', function () {
     await expectErrorDocument(await post('/plants', '{"id":3,"name":"x"}'), 404)
   })
 
-  it('takes the JSON limits and the timeouts from the environment', async function () {
-    service = startServiceProcess({
+  it('keeps its JSON limits whatever the environment says, and takes the timeouts from it', async function () {
+    const service = startService({
       PLANT_STORE_TOKENS: TOKEN,
       JSON_NUMBER_LIMIT: '5',
       JSON_DEPTH_LIMIT: '2',
@@ -83,9 +76,11 @@ describe('the service as npm start runs it', function () {
         headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
         body,
       })
-    await expectPlant(await post('{"id":12345,"name":"x","a":[1]}'), { name: 'x' })
-    await expectErrorDocument(await post('{"id":123456,"name":"x"}'), 400)
-    await expectErrorDocument(await post('{"id":1,"name":"x","a":[[1]]}'), 400)
+    // The body's object is one level: 31 arrays inside it make the 32 levels allowed.
+    const arrays = (levels: number) => `${'['.repeat(levels)}1${']'.repeat(levels)}`
+    await expectPlant(await post(`{"id":1${'0'.repeat(17)},"name":"x","a":${arrays(31)}}`), { name: 'x' })
+    await expectErrorDocument(await post(`{"id":1,"name":"x","a":${'1'.repeat(101)}}`), 400)
+    await expectErrorDocument(await post(`{"id":2,"name":"x","a":${arrays(32)}}`), 400)
     const idle = await openRaw(url)
     idle.write('POST /plants HTTP/1.1\r\n')
     expect(await settlesWithin(idle.closed, 5_000), 'a request whose headers stop coming is closed').to.equal(true)
@@ -94,7 +89,7 @@ describe('the service as npm start runs it', function () {
 
   it('lets a request in flight finish before it stops', async function () {
     // No drain: the request in flight finishes even when the listener closes at once.
-    service = startServiceProcess({ PLANT_STORE_TOKENS: TOKEN, SHUTDOWN_DRAIN_MS: '0' })
+    const service = startService({ PLANT_STORE_TOKENS: TOKEN, SHUTDOWN_DRAIN_MS: '0' })
     const { hostname, port } = new URL(await service.listening)
     const body = '{"id":42,"name":"Slow plant"}'
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -126,7 +121,7 @@ describe('the service as npm start runs it', function () {
   })
 
   it('makes, prints and accepts a development token when none is configured', async function () {
-    service = startServiceProcess({})
+    const service = startService({})
     const url = await service.listening
     const token = /Development token[^\n]*\n\s+(\S+)/.exec(service.stderr())?.[1]
     expect(token, 'the printed development token').to.be.a('string')
@@ -147,7 +142,7 @@ describe('the service as npm start runs it', function () {
     await once(holder, 'listening')
     try {
       const { port } = holder.address() as AddressInfo
-      service = startServiceProcess({ PORT: String(port), PLANT_STORE_TOKENS: TOKEN })
+      const service = startService({ PORT: String(port), PLANT_STORE_TOKENS: TOKEN })
       expect(await service.exited).to.equal(1)
       expect(service.stderr()).to.include(`PORT: expected a port this process may listen on; ${port} on 127.0.0.1 is in use`)
       expect(service.stderr()).to.not.match(/\n\s+at /)
@@ -157,7 +152,7 @@ describe('the service as npm start runs it', function () {
   })
 
   it('refuses a bad configuration with exit status 1 and a message naming each variable', async function () {
-    service = startServiceProcess({ PORT: 'eighty', BODY_LIMIT: '0', BASE_PATH: 'api/', PLANT_STORE_TOKENS: 'short' })
+    const service = startService({ PORT: 'eighty', BODY_LIMIT: '0', BASE_PATH: 'api/', PLANT_STORE_TOKENS: 'short' })
     expect(await service.exited).to.equal(1)
     for (const name of ['PORT', 'BODY_LIMIT', 'BASE_PATH', 'PLANT_STORE_TOKENS']) {
       expect(service.stderr()).to.include(`${name}: expected`)
@@ -166,7 +161,7 @@ describe('the service as npm start runs it', function () {
   })
 
   it('answers every request sent before the signal, turns /readyz 503 while draining, and closes each connection with its last response', async function () {
-    service = startServiceProcess({ PLANT_STORE_TOKENS: TOKEN, SHUTDOWN_DRAIN_MS: String(DRAIN_MS) })
+    const service = startService({ PLANT_STORE_TOKENS: TOKEN, SHUTDOWN_DRAIN_MS: String(DRAIN_MS) })
     const { hostname, port } = new URL(await service.listening)
     let signalled = false
     const outcomes: Outcome[] = []

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { dirname } from 'node:path'
-import { isBuildCurrent, MAIN } from './current-build.js'
+import { isBuildCurrent, MAIN, useCurrentBuild } from './current-build.js'
 import { checkTrafficOf, forgetTrafficOf } from './traffic-check.js'
 
 export interface ServiceProcess {
@@ -70,5 +70,25 @@ export const startServiceProcess = (env: Record<string, string>, command?: Servi
       if (child.exitCode === null) child.kill(signal)
       return exited
     },
+  }
+}
+
+/**
+ * The fixture of a suite that starts the built service: the build is brought up to date before
+ * the suite, and every process a test started is killed once the test is over, passed or failed.
+ * Answers `startServiceProcess` for the suite's tests.
+ */
+export const useServiceProcesses = (): ((env: Record<string, string>, command?: ServiceCommand) => ServiceProcess) => {
+  useCurrentBuild()
+  let started: ServiceProcess[] = []
+  afterEach(async function () {
+    const stopping = started
+    started = []
+    await Promise.all(stopping.map((service) => service.stop('SIGKILL')))
+  })
+  return (env, command) => {
+    const service = startServiceProcess(env, command)
+    started.push(service)
+    return service
   }
 }

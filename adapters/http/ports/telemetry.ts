@@ -2,15 +2,9 @@
 // (metrics) and opens spans (traces). Each is called inside a guard: a port that throws loses its
 // report, never the request.
 
-/**
- * Where the HTTP adapter reports what happened; fields are structured, never a credential. The
- * adapter calls it inside a try: a logger that throws loses its line, never the request.
- */
-export interface Logger {
-  readonly info: (message: string, fields?: Readonly<Record<string, unknown>>) => void
-  readonly warn: (message: string, fields?: Readonly<Record<string, unknown>>) => void
-  readonly error: (message: string, fields?: Readonly<Record<string, unknown>>) => void
-}
+// The logger port is the core's, shared with the app that composes the adapter; the adapter calls
+// it inside a try: a logger that throws loses its line, never the request.
+export type { Logger } from '../../../core/index.js'
 
 /**
  * Where the HTTP adapter reports each finished request, for metrics. `route` is the route

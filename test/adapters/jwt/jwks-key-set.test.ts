@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { randomUUID } from 'node:crypto'
 import type * as E from 'fp-ts/lib/Either.js'
-import { DEFAULT_MAX_KEY_SET_BYTES, DEFAULT_MAX_KEYS, makeJwtAuthenticator, type JwksKeySource } from '../../../adapters/jwt/index.js'
+import { DEFAULT_JWKS_OPTIONS, makeJwtAuthenticator, type JwksKeySource } from '../../../adapters/jwt/index.js'
 import { BearerToken, type AuthError, type Authenticator, type Identity } from '../../../core/index.js'
 import { expectLeftTag, expectRight } from '../../support/either.js'
 import { startJwksServer, type JwksServer } from '../../support/jwt/jwks-server.js'
@@ -298,19 +298,19 @@ describe('JWT authenticator with a JWKS URL', () => {
     const fillerKeys = (count: number) =>
       Array.from({ length: count }, (_, i) => ({ ...current.jwk, kid: `filler-${i}` }))
 
-    it(`more than DEFAULT_MAX_KEY_SET_BYTES (${DEFAULT_MAX_KEY_SET_BYTES} bytes)`, async () => {
+    it(`more than DEFAULT_JWKS_OPTIONS.maxKeySetBytes (${DEFAULT_JWKS_OPTIONS.maxKeySetBytes} bytes)`, async () => {
       const authenticator = authenticatorFor({ cacheMaxAgeMs: 50 })
       expectRight(await verify(authenticator, current))
-      jwks.publish([current.jwk, next.jwk, { kty: 'oct', kid: 'padding', k: 'A'.repeat(DEFAULT_MAX_KEY_SET_BYTES) }])
+      jwks.publish([current.jwk, next.jwk, { kty: 'oct', kid: 'padding', k: 'A'.repeat(DEFAULT_JWKS_OPTIONS.maxKeySetBytes) }])
       await sleep(100)
       expectLeftTag(await verify(authenticator, next), 'AuthenticationUnavailable')
       expect(expectRight(await verify(authenticator, current)).subject).to.equal(SUBJECT)
     })
 
-    it(`more than DEFAULT_MAX_KEYS (${DEFAULT_MAX_KEYS}) keys`, async () => {
+    it(`more than DEFAULT_JWKS_OPTIONS.maxKeys (${DEFAULT_JWKS_OPTIONS.maxKeys}) keys`, async () => {
       const authenticator = authenticatorFor({ cacheMaxAgeMs: 50 })
       expectRight(await verify(authenticator, current))
-      jwks.publish([current.jwk, next.jwk, ...fillerKeys(DEFAULT_MAX_KEYS - 1)])
+      jwks.publish([current.jwk, next.jwk, ...fillerKeys(DEFAULT_JWKS_OPTIONS.maxKeys - 1)])
       await sleep(100)
       expectLeftTag(await verify(authenticator, next), 'AuthenticationUnavailable')
       expect(expectRight(await verify(authenticator, current)).subject).to.equal(SUBJECT)
@@ -342,7 +342,7 @@ describe('JWT authenticator with a JWKS URL', () => {
       expectLeftTag(await verify(authenticator, current), 'AuthenticationUnavailable')
       expect(Date.now() - started, 'ms before the answer, against a fetch timeout of 8000').to.be.below(4_000)
       await sleep(100)
-      expect(jwks.endlessBytesWritten()).to.be.below(16 * DEFAULT_MAX_KEY_SET_BYTES)
+      expect(jwks.endlessBytesWritten()).to.be.below(16 * DEFAULT_JWKS_OPTIONS.maxKeySetBytes)
     })
   })
 

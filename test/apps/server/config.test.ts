@@ -45,8 +45,6 @@ describe('configuration from the environment', function () {
         MONGODB_DB: 'plants_prod',
         MONGODB_TIMEOUT_MS: '2500',
         BODY_LIMIT: '1mb',
-        JSON_NUMBER_LIMIT: '40',
-        JSON_DEPTH_LIMIT: '8',
         HEADERS_TIMEOUT_MS: '2000',
         REQUEST_TIMEOUT_MS: '20000',
         KEEP_ALIVE_TIMEOUT_MS: '65000',
@@ -68,12 +66,10 @@ describe('configuration from the environment', function () {
       jwt: undefined,
       storage: {
         _tag: 'MongoDb',
-        uri: 'mongodb://db.example:27017/?replicaSet=rs0',
-        dbName: 'plants_prod',
-        timeoutMs: 2500,
+        settings: { uri: 'mongodb://db.example:27017/?replicaSet=rs0', dbName: 'plants_prod', timeouts: { operationMs: 2500 } },
       },
       bodyLimitBytes: 1024 * 1024,
-      jsonLimits: { maxNumberLength: 40, maxDepth: 8 },
+      jsonLimits: { maxNumberLength: 100, maxDepth: 32 },
       serverLimits: { headersTimeoutMs: 2_000, requestTimeoutMs: 20_000, keepAliveTimeoutMs: 65_000, maxConnections: 5_000, maxConnectionsPerAddress: 100 },
       shutdown: { drainMs: 0, graceMs: 2_500 },
       logLevel: 'warn',
@@ -139,9 +135,7 @@ describe('configuration from the environment', function () {
   it('stores in MongoDB database plant_store, with a 5 s deadline, when only MONGODB_URI is set', function () {
     expect(expectRight(loadConfig({ MONGODB_URI: 'mongodb://127.0.0.1:27017' })).storage).to.deep.equal({
       _tag: 'MongoDb',
-      uri: 'mongodb://127.0.0.1:27017',
-      dbName: 'plant_store',
-      timeoutMs: 5000,
+      settings: { uri: 'mongodb://127.0.0.1:27017', dbName: 'plant_store', timeouts: { operationMs: 5000 } },
     })
   })
 
@@ -180,10 +174,6 @@ describe('configuration from the environment', function () {
     ['BODY_LIMIT', '0'],
     ['BODY_LIMIT', '17mb'],
     ['BODY_LIMIT', 'lots'],
-    ['JSON_NUMBER_LIMIT', '-5'],
-    ['JSON_NUMBER_LIMIT', '1001'],
-    ['JSON_DEPTH_LIMIT', '-5'],
-    ['JSON_DEPTH_LIMIT', 'deep'],
     ['HEADERS_TIMEOUT_MS', '99'],
     ['REQUEST_TIMEOUT_MS', '600001'],
     ['KEEP_ALIVE_TIMEOUT_MS', '-1'],

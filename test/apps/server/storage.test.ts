@@ -1,8 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { openStorage } from '../../../apps/server/storage.js'
-import { useCurrentBuild } from '../../support/current-build.js'
-import { startServiceProcess, type ServiceProcess } from '../../support/service-process.js'
+import { useServiceProcesses } from '../../support/service-process.js'
 
 // A connection string naming an option that would break what the service promises (decoding
 // options that make every stored plant unreadable, unacknowledged writes, compression) is a
@@ -12,7 +11,7 @@ describe('storage chosen by configuration', function () {
 
   for (const option of BREAKING) {
     it(`refuses MONGODB_URI with ${option}, naming the variable and the option`, async function () {
-      const opened = openStorage({ _tag: 'MongoDb', uri: `mongodb://127.0.0.1:27017/?${option}`, dbName: 'plant_store', timeoutMs: 5000 })
+      const opened = openStorage({ _tag: 'MongoDb', settings: { uri: `mongodb://127.0.0.1:27017/?${option}`, dbName: 'plant_store', timeouts: { operationMs: 5000 } } })
       if (E.isRight(opened)) {
         await opened.right.close()
         expect.fail(`${option} was accepted`)
@@ -24,15 +23,10 @@ describe('storage chosen by configuration', function () {
 
   describe('as npm start runs it', function () {
     this.timeout(20_000)
-    let service: ServiceProcess | undefined
-    useCurrentBuild()
-    afterEach(async function () {
-      await service?.stop('SIGKILL')
-      service = undefined
-    })
+    const startService = useServiceProcesses()
 
     it('exits 1 at start, naming the options that cannot work', async function () {
-      service = startServiceProcess({ MONGODB_URI: `mongodb://127.0.0.1:9/?${BREAKING.join('&')}` })
+      const service = startService({ MONGODB_URI: `mongodb://127.0.0.1:9/?${BREAKING.join('&')}` })
       expect(await service.exited).to.equal(1)
       expect(service.stderr()).to.include('MONGODB_URI: expected a connection string this service can use')
       expect(service.stderr()).to.include('promoteLongs=false and promoteValues=false cannot be used')

@@ -1,16 +1,23 @@
 import { expect } from 'chai'
-import { SERVICE_VARIABLES } from '../../../apps/server/config.js'
+import { RETIRED_VARIABLES, SERVICE_VARIABLES } from '../../../apps/server/config.js'
 import { unknownVariables } from '../../../apps/server/unknown-variables.js'
 
 describe('variables that look like the service’s and are not read', function () {
-  const named = (env: Record<string, string>) => unknownVariables(env, SERVICE_VARIABLES)
+  const named = (env: Record<string, string>) => unknownVariables(env, SERVICE_VARIABLES, RETIRED_VARIABLES)
 
   it('names a typo of a variable it reads, with the variable meant', function () {
     expect(named({ PORTT: '1', CORS_ORIGIN: 'x', port: '3000', BODY_LIMT: '1mb' })).to.deep.equal([
-      { name: 'BODY_LIMT', didYouMean: 'BODY_LIMIT' },
-      { name: 'CORS_ORIGIN', didYouMean: 'CORS_ORIGINS' },
-      { name: 'PORTT', didYouMean: 'PORT' },
-      { name: 'port', didYouMean: 'PORT' },
+      { name: 'BODY_LIMT', didYouMean: 'BODY_LIMIT', noLongerRead: false },
+      { name: 'CORS_ORIGIN', didYouMean: 'CORS_ORIGINS', noLongerRead: false },
+      { name: 'PORTT', didYouMean: 'PORT', noLongerRead: false },
+      { name: 'port', didYouMean: 'PORT', noLongerRead: false },
+    ])
+  })
+
+  it('names a variable it no longer reads as such', function () {
+    expect(named({ JSON_NUMBER_LIMIT: '40', JSON_DEPTH_LIMIT: '8' })).to.deep.equal([
+      { name: 'JSON_DEPTH_LIMIT', didYouMean: undefined, noLongerRead: true },
+      { name: 'JSON_NUMBER_LIMIT', didYouMean: undefined, noLongerRead: true },
     ])
   })
 

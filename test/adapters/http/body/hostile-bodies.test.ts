@@ -1,9 +1,9 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
 import { gzipSync } from 'node:zlib'
-import { postPlant, startTestApp, type TestApp } from '../../support/http-app.js'
-import { cpuMillisecondsOf, hostileJson, longestZeroRun } from '../../support/hostile-json.js'
-import { expectErrorDocument } from '../../support/responses.js'
+import { postPlant, startTestApp, type TestApp } from '../../../support/http-app.js'
+import { cpuMillisecondsOf, hostileJson, longestZeroRun } from '../../../support/hostile-json.js'
+import { expectErrorDocument } from '../../../support/responses.js'
 
 // The client and the server share this process, so the bound covers both ends of a request; a
 // normal request costs a few milliseconds of it, the quadratic number reader cost 3.6 s.

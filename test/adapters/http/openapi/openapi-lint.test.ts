@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { openApiDocument } from '../../../adapters/http/index.js'
-import { TEST_BODY_LIMIT_BYTES } from '../../support/limits.js'
+import { openApiDocument } from '../../../../adapters/http/index.js'
+import { TEST_BODY_LIMIT_BYTES } from '../../../support/limits.js'
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
 const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name)
 // Offline and quiet: no telemetry, no update check, no analytics from install scripts.
 const OFFLINE = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', SCARF_ANALYTICS: 'false', DO_NOT_TRACK: '1' }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { request } from 'node:http'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
-import { startTestApp, type TestApp } from '../../support/http-app.js'
+import { startTestApp, type TestApp } from '../../../support/http-app.js'
 
 // The page's files are served compressed, with strong ETags and 304s, so a client that already has
 // them costs a few headers, and one that has not costs a third of the bytes; and the page can be

@@ -1,8 +1,8 @@
 import { expect } from 'chai'
 import { request } from 'node:http'
 import { connect, type Socket } from 'node:net'
-import { clientOf } from '../../../adapters/http/server/connections.js'
-import { startTestApp, type TestApp } from '../../support/http-app.js'
+import { clientOf } from '../../../../adapters/http/server/connections.js'
+import { startTestApp, type TestApp } from '../../../support/http-app.js'
 
 // One client address holding every connection slot with sockets it never writes to, reopened as
 // the server closes them, must not lock others out: another address still gets its requests

@@ -3,11 +3,11 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { BrowserContext } from 'playwright-core'
-import { launchBrowser } from '../../support/browser.js'
-import { startTestApp, type TestApp } from '../../support/http-app.js'
-import { reportPending } from '../../support/pending.js'
+import { launchBrowser } from '../../../support/browser.js'
+import { startTestApp, type TestApp } from '../../../support/http-app.js'
+import { reportPending } from '../../../support/pending.js'
 
-const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url))
+const ARTIFACTS = fileURLToPath(new URL('../../../../test-artifacts/', import.meta.url))
 
 
 describe('the /docs page in a headless browser', function () {

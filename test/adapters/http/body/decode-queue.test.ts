@@ -1,8 +1,8 @@
 import { expect } from 'chai'
 import { gzipSync } from 'node:zlib'
-import { makeDecodeQueue } from '../../../adapters/http/body/decode-queue.js'
-import { openRaw } from '../../support/raw-http.js'
-import { postPlant, startTestApp, TOKEN, type TestApp } from '../../support/http-app.js'
+import { makeDecodeQueue } from '../../../../adapters/http/body/decode-queue.js'
+import { openRaw } from '../../../support/raw-http.js'
+import { postPlant, startTestApp, TOKEN, type TestApp } from '../../../support/http-app.js'
 
 // The turns of the decoders go round the connections, and no body waits longer than the bound.
 

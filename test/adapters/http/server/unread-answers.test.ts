@@ -3,9 +3,9 @@ import { statSync } from 'node:fs'
 import { request } from 'node:http'
 import { createRequire } from 'node:module'
 import { connect, type Socket } from 'node:net'
-import type { HttpObserver } from '../../../adapters/http/index.js'
-import { settlesWithin } from '../../support/raw-http.js'
-import { startTestApp, type TestApp } from '../../support/http-app.js'
+import type { HttpObserver } from '../../../../adapters/http/index.js'
+import { settlesWithin } from '../../../support/raw-http.js'
+import { startTestApp, type TestApp } from '../../../support/http-app.js'
 
 // Clients that send requests and never read the answers. Each must cost the server a bounded
 // amount: a bounded number of requests served per connection, and a connection whose answers do

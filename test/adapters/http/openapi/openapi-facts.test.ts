@@ -1,9 +1,9 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
-import { WellFormedString } from '../../../core/index.js'
-import { openApiDocument } from '../../../adapters/http/openapi/document.js'
-import { WELL_FORMED } from '../../../adapters/http/openapi/path-items.js'
-import { startTestApp } from '../../support/http-app.js'
+import { WellFormedString } from '../../../../core/index.js'
+import { openApiDocument } from '../../../../adapters/http/openapi/document.js'
+import { WELL_FORMED } from '../../../../adapters/http/openapi/path-items.js'
+import { startTestApp } from '../../../support/http-app.js'
 
 // What the served document tells a client, whoever serves it: its own limits as values, no
 // setting of the program that embeds the adapter, and every way in that the service answers.

@@ -1,11 +1,11 @@
 import { expect } from 'chai'
-import { createHttpApp } from '../../../adapters/http/index.js'
-import { type InMemoryPlantStore } from '../../../adapters/in-memory/index.js'
+import { createHttpApp } from '../../../../adapters/http/index.js'
+import { type InMemoryPlantStore } from '../../../../adapters/in-memory/index.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { storageUnavailable, type PlantStore } from '../../../core/index.js'
-import { TOKEN, postPlant, startTestApp, type TestApp } from '../../support/http-app.js'
-import { rawExchange } from '../../support/raw-http.js'
-import { expectErrorDocument, expectPlant } from '../../support/responses.js'
+import { storageUnavailable, type PlantStore } from '../../../../core/index.js'
+import { TOKEN, postPlant, startTestApp, type TestApp } from '../../../support/http-app.js'
+import { rawExchange } from '../../../support/raw-http.js'
+import { expectErrorDocument, expectPlant } from '../../../support/responses.js'
 
 describe('routes beside the operation', function () {
   let app: TestApp

@@ -3,9 +3,9 @@ import { once } from 'node:events'
 import { createServer, request, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { BrowserContext } from 'playwright-core'
-import { launchBrowser } from '../../support/browser.js'
-import { startTestApp, TOKEN, type TestApp } from '../../support/http-app.js'
-import { reportPending } from '../../support/pending.js'
+import { launchBrowser } from '../../../support/browser.js'
+import { startTestApp, TOKEN, type TestApp } from '../../../support/http-app.js'
+import { reportPending } from '../../../support/pending.js'
 
 // CORS as a browser applies it: a page of an allowed origin calls the API and reads what it needs
 // (the answer, its request id, a 401's challenge); a page of any other origin is refused by its

@@ -1,9 +1,9 @@
 import { expect } from 'chai'
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
-import { createBoundedServer, DEFAULT_HTTP_SERVER_LIMITS } from '../../../adapters/http/index.js'
-import { finalResponses, openRaw, settlesWithin, waitForText, type RawConnection } from '../../support/raw-http.js'
-import { startTestApp } from '../../support/http-app.js'
+import { createBoundedServer, DEFAULT_HTTP_SERVER_LIMITS } from '../../../../adapters/http/index.js'
+import { finalResponses, openRaw, settlesWithin, waitForText, type RawConnection } from '../../../support/raw-http.js'
+import { startTestApp } from '../../../support/http-app.js'
 
 // Bytes the parser refuses on a kept-alive connection whose previous answer has finished. The
 // listener that answers them once read Node's internals and threw on this state, which ended the

@@ -1,9 +1,9 @@
 import { expect } from 'chai'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { inserted, storageUnavailable, type InsertOptions, type PlantStore } from '../../../core/index.js'
-import { finalResponses, openRaw, settlesWithin } from '../../support/raw-http.js'
-import { startTestApp, TOKEN, type TestApp } from '../../support/http-app.js'
+import { inserted, storageUnavailable, type InsertOptions, type PlantStore } from '../../../../core/index.js'
+import { finalResponses, openRaw, settlesWithin } from '../../../support/raw-http.js'
+import { startTestApp, TOKEN, type TestApp } from '../../../support/http-app.js'
 
 // The time a body takes to arrive counts against the answer's bound: storage is given what is
 // left, so a slow body and slow storage together still answer within the bound.

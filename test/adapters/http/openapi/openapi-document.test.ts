@@ -15,10 +15,10 @@ import {
   decodersBusy,
   unexpectedFailure,
   unsupportedMediaType,
-} from '../../../adapters/http/errors/problems.js'
-import { toErrorResponse, type Problem } from '../../../adapters/http/errors/error-response.js'
-import { openApiDocument } from '../../../adapters/http/openapi/document.js'
-import type { OpenApiDocument } from '../../../adapters/http/openapi/document-shape.js'
+} from '../../../../adapters/http/errors/problems.js'
+import { toErrorResponse, type Problem } from '../../../../adapters/http/errors/error-response.js'
+import { openApiDocument } from '../../../../adapters/http/openapi/document.js'
+import type { OpenApiDocument } from '../../../../adapters/http/openapi/document-shape.js'
 import {
   authenticationUnavailable,
   insufficientScope,
@@ -29,10 +29,10 @@ import {
   unauthenticated,
   WellFormedString,
   type PlantId,
-} from '../../../core/index.js'
-import { startTestApp } from '../../support/http-app.js'
-import { TEST_BODY_LIMIT_BYTES } from '../../support/limits.js'
-import { makeTrafficChecker, schemaValidatorFor, type Exchange } from '../../support/openapi-traffic.js'
+} from '../../../../core/index.js'
+import { startTestApp } from '../../../support/http-app.js'
+import { TEST_BODY_LIMIT_BYTES } from '../../../support/limits.js'
+import { makeTrafficChecker, schemaValidatorFor, type Exchange } from '../../../support/openapi-traffic.js'
 
 // One problem of every kind the error mapper knows: a new kind does not compile until it is here.
 const EVERY_PROBLEM: { readonly [Tag in Problem['_tag']]: Extract<Problem, { _tag: Tag }> } = {

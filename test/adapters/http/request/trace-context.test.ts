@@ -1,6 +1,6 @@
 import { expect } from 'chai'
-import { traceParentFrom } from '../../../adapters/http/request/trace-parent.js'
-import { postPlant, startTestApp, type TestApp } from '../../support/http-app.js'
+import { traceParentFrom } from '../../../../adapters/http/request/trace-parent.js'
+import { postPlant, startTestApp, type TestApp } from '../../../support/http-app.js'
 
 // A W3C traceparent is honoured with no tracer configured: its trace id is on the request's log
 // line. One that is not valid is ignored, never refused.

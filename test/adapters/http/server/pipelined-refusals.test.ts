@@ -1,6 +1,6 @@
 import { expect } from 'chai'
-import { finalResponses, openRaw, settlesWithin } from '../../support/raw-http.js'
-import { startTestApp, TOKEN, type TestApp } from '../../support/http-app.js'
+import { finalResponses, openRaw, settlesWithin } from '../../../support/raw-http.js'
+import { startTestApp, TOKEN, type TestApp } from '../../../support/http-app.js'
 
 // Bytes that do not parse right after a valid request, on the same connection (pipelined, or on
 // the same write): the valid request's answer goes out first, whole, then the 400, then the

@@ -1,9 +1,9 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { DEFAULT_READINESS_MAX_AGE_MS } from '../../../adapters/http/index.js'
-import { makeInMemoryPlantStore } from '../../../adapters/in-memory/index.js'
-import { storageUnavailable, type PlantStore } from '../../../core/index.js'
-import { startTestApp } from '../../support/http-app.js'
+import { DEFAULT_READINESS_MAX_AGE_MS } from '../../../../adapters/http/index.js'
+import { makeInMemoryPlantStore } from '../../../../adapters/in-memory/index.js'
+import { storageUnavailable, type PlantStore } from '../../../../core/index.js'
+import { startTestApp } from '../../../support/http-app.js'
 
 // /readyz needs no token: however many probes arrive, storage is asked at most once per period,
 // and a change of storage's state shows within that period.

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { request } from 'node:http'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
-import { startTestApp, type TestApp } from '../../support/http-app.js'
+import { startTestApp, type TestApp } from '../../../support/http-app.js'
 
 // /openapi.json is answered as the /docs files are: compressed when the client takes it, with a
 // strong ETag per coding, and 304 to a client that names the ETag it holds. Read with node:http,

@@ -1,8 +1,8 @@
 import { expect } from 'chai'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
-import { TOKEN, postPlant, startTestApp, type TestApp } from '../../support/http-app.js'
-import { expectOneRawErrorDocument, finalResponses, openRaw, settlesWithin, waitForText } from '../../support/raw-http.js'
-import { expectErrorDocument, expectPlant } from '../../support/responses.js'
+import { TOKEN, postPlant, startTestApp, type TestApp } from '../../../support/http-app.js'
+import { expectOneRawErrorDocument, finalResponses, openRaw, settlesWithin, waitForText } from '../../../support/raw-http.js'
+import { expectErrorDocument, expectPlant } from '../../../support/responses.js'
 
 const WAIT_MS = 3_000
 

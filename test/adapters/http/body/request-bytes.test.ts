@@ -5,10 +5,10 @@ import type { AddressInfo } from 'node:net'
 import { connect } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import type * as E from 'fp-ts/lib/Either.js'
-import { makeDecodeQueue } from '../../../adapters/http/body/decode-queue.js'
-import { readRequestBytes } from '../../../adapters/http/body/request-bytes.js'
-import type { RequestProblem } from '../../../adapters/http/errors/problems.js'
-import { settlesWithin } from '../../support/raw-http.js'
+import { makeDecodeQueue } from '../../../../adapters/http/body/decode-queue.js'
+import { readRequestBytes } from '../../../../adapters/http/body/request-bytes.js'
+import type { RequestProblem } from '../../../../adapters/http/errors/problems.js'
+import { settlesWithin } from '../../../support/raw-http.js'
 
 // Generous on a busy machine: the outcome follows the client's reset at once.
 const SETTLE_WITHIN_MS = 4_000

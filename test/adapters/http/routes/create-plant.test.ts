@@ -1,12 +1,12 @@
 import { expect } from 'chai'
 import { gzipSync } from 'node:zlib'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { DEFAULT_IN_MEMORY_LIMITS, makeInMemoryPlantStore, type InMemoryPlantStore } from '../../../adapters/in-memory/index.js'
-import type { PlantStore } from '../../../core/index.js'
-import { expectRight } from '../../support/either.js'
-import { postPlant, startTestApp, type TestApp } from '../../support/http-app.js'
-import { plant } from '../../support/plants.js'
-import { expectErrorDocument, expectPlant } from '../../support/responses.js'
+import { DEFAULT_IN_MEMORY_LIMITS, makeInMemoryPlantStore, type InMemoryPlantStore } from '../../../../adapters/in-memory/index.js'
+import type { PlantStore } from '../../../../core/index.js'
+import { expectRight } from '../../../support/either.js'
+import { postPlant, startTestApp, type TestApp } from '../../../support/http-app.js'
+import { plant } from '../../../support/plants.js'
+import { expectErrorDocument, expectPlant } from '../../../support/responses.js'
 
 describe('POST /plants', function () {
   let app: TestApp

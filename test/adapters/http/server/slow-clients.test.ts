@@ -1,6 +1,6 @@
 import { expect } from 'chai'
-import { TOKEN, startTestApp, type TestApp } from '../../support/http-app.js'
-import { expectOneRawErrorDocument, openRaw, settlesWithin, waitForText, type RawConnection } from '../../support/raw-http.js'
+import { TOKEN, startTestApp, type TestApp } from '../../../support/http-app.js'
+import { expectOneRawErrorDocument, openRaw, settlesWithin, waitForText, type RawConnection } from '../../../support/raw-http.js'
 
 const head = (headers: string): string => `POST /plants HTTP/1.1\r\nHost: test\r\n${headers}\r\n`
 const JSON_TYPE = 'Content-Type: application/json\r\n'

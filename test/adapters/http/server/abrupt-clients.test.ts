@@ -1,9 +1,9 @@
 import { expect } from 'chai'
 import { setTimeout as delay } from 'node:timers/promises'
-import { makeStaticTokenAuthenticator } from '../../../adapters/static-tokens/index.js'
-import type { Authenticator } from '../../../core/index.js'
-import { TOKEN, startTestApp, type TestApp } from '../../support/http-app.js'
-import { expectOneRawErrorDocument, finalResponses, openRaw, settlesWithin } from '../../support/raw-http.js'
+import { makeStaticTokenAuthenticator } from '../../../../adapters/static-tokens/index.js'
+import type { Authenticator } from '../../../../core/index.js'
+import { TOKEN, startTestApp, type TestApp } from '../../../support/http-app.js'
+import { expectOneRawErrorDocument, finalResponses, openRaw, settlesWithin } from '../../../support/raw-http.js'
 
 // Clients that reset, leave or never stop, met where the reading of a request is most exposed.
 describe('clients that reset, leave or never stop', function () {
