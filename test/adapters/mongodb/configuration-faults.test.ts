@@ -1,12 +1,12 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { openMongoPlantStore, type MongoPlantStore } from '../../../adapters/mongodb/index.js'
+import { openMongoPlantStore } from '../../../adapters/mongodb/index.js'
 import type { PlantStore, StoreError } from '../../../core/index.js'
 import { expectRight } from '../../support/either.js'
 import { serverError } from '../../support/mongo-peer/faults.js'
-import { PEER_MONITORING_MODES, startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
+import { PEER_MONITORING_MODES } from '../../support/mongo-peer/server.js'
 import { plant } from '../../support/plants.js'
-import { eventuallyRight, freshDbName, openStore, TEST_TIMEOUTS } from './support.js'
+import { eventuallyRight, openStore, TEST_TIMEOUTS, useWirePeer } from './support.js'
 
 // A configuration fault is StorageUnavailable (the service cannot serve) that names what an
 // operator must correct; retrying does not help, so it must not look like an outage.
@@ -18,38 +18,23 @@ const expectConfigurationFault = (answer: E.Either<StoreError, unknown>, named: 
 
 for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB configuration faults (wire peer, ${monitoring} monitoring)`, function () {
   this.timeout(20_000)
-  let peer: MongoPeer
-  let dbName: string
-  const opened: MongoPlantStore[] = []
-  const open = (uri: string): PlantStore => {
-    const storage = openStore(uri, dbName)
-    opened.push(storage)
-    return storage.store
-  }
-  const stored = () => peer.documents(`${dbName}.plants`)
-
-  beforeEach(async function () {
-    peer = await startMongoPeer({ monitoring })
-    dbName = freshDbName('configuration')
-  })
-  afterEach(async function () {
-    await Promise.all(opened.splice(0).map((storage) => storage.close()))
-    await peer.stop()
-  })
+  const wire = useWirePeer('configuration', monitoring)
+  const open = (uri: string): PlantStore => wire.closeAfter(openStore(uri, wire.dbName)).store
+  const stored = wire.stored
 
   describe('found at run time', function () {
     it('a refused credential (the handshake failure the driver labels ResetPool) is named, by the store and by readiness', async function () {
       // The peer knows no user, so it refuses every credential, as mongod refuses an unknown one.
-      const store = open(`${peer.uri.replace('mongodb://', 'mongodb://plants:wrong@')}&authSource=admin`)
+      const store = open(`${wire.peer.uri.replace('mongodb://', 'mongodb://plants:wrong@')}&authSource=admin`)
       expectConfigurationFault(await store.insertUnlessExists(plant(1n, 'Monstera'))(), /refused the credential.*AuthenticationFailed, 18/)
       expectConfigurationFault(await store.checkReady()(), /refused the credential/)
       expect(stored()).to.deep.equal([])
     })
 
     it('a missing privilege (Unauthorized, 13) on the insert is named, and readiness says so until a store call succeeds', async function () {
-      const store = open(peer.uri)
+      const store = open(wire.peer.uri)
       expectRight(await store.checkReady()())
-      peer.faults.inject('insert', serverError(13, 'Unauthorized', 'not authorized on plants to execute command { insert: "plants" }'), 1)
+      wire.peer.faults.inject('insert', serverError(13, 'Unauthorized', 'not authorized on plants to execute command { insert: "plants" }'), 1)
       expectConfigurationFault(await store.insertUnlessExists(plant(1n, 'Monstera'))(), /lacks a privilege.*Unauthorized, 13/)
       expectConfigurationFault(await store.checkReady()(), /lacks a privilege/)
       expect(expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())._tag).to.equal('Inserted')
@@ -57,8 +42,8 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB configuration 
     })
 
     it('readiness is tried again once configurationFaultHeldMs have passed without a store call', async function () {
-      const store = open(peer.uri)
-      peer.faults.inject('insert', serverError(13, 'Unauthorized'), 1)
+      const store = open(wire.peer.uri)
+      wire.peer.faults.inject('insert', serverError(13, 'Unauthorized'), 1)
       expectConfigurationFault(await store.insertUnlessExists(plant(1n, 'Monstera'))(), /Unauthorized/)
       expectConfigurationFault(await store.checkReady()(), /Unauthorized/)
       await eventuallyRight(() => store.checkReady()(), TEST_TIMEOUTS.configurationFaultHeldMs + 2000)
@@ -69,7 +54,7 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB configuration 
       { query: 'w=3', named: /cannot satisfy the write concern.*UnsatisfiableWriteConcern, 100/ },
     ]) {
       it(`a write concern the replica set cannot honour (${query}) is named, though the write is applied`, async function () {
-        const store = open(`${peer.uri}&${query}`)
+        const store = open(`${wire.peer.uri}&${query}`)
         expectConfigurationFault(await store.insertUnlessExists(plant(1n, 'Monstera'))(), named)
         expect(stored()).to.have.length(1)
       })
@@ -91,9 +76,9 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB configuration 
     ]
     for (const { option, named, why } of REFUSED) {
       it(`${option} in the connection string is refused before anything is opened, naming ${named} and why`, function () {
-        const opening = openMongoPlantStore({ uri: `${peer.uri}&${option}`, dbName })
+        const opening = openMongoPlantStore({ uri: `${wire.peer.uri}&${option}`, dbName: wire.dbName })
         if (E.isRight(opening)) {
-          opened.push(opening.right)
+          wire.closeAfter(opening.right)
           expect.fail(`${option} was accepted`)
         }
         expect(opening.left._tag).to.equal('InvalidMongoSettings')
@@ -103,9 +88,9 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB configuration 
     }
 
     it('names every refused option at once', function () {
-      const opening = openMongoPlantStore({ uri: `${peer.uri}&promoteLongs=false&w=0&compressors=zlib`, dbName })
+      const opening = openMongoPlantStore({ uri: `${wire.peer.uri}&promoteLongs=false&w=0&compressors=zlib`, dbName: wire.dbName })
       if (E.isRight(opening)) {
-        opened.push(opening.right)
+        wire.closeAfter(opening.right)
         expect.fail('the options were accepted')
       }
       for (const named of ['promoteLongs=false', 'w=0', 'compressors=zlib']) expect(opening.left.message).to.include(`${named} cannot be used`)
@@ -113,7 +98,7 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB configuration 
 
     for (const option of ['w=1', 'compressors=none', 'zlibCompressionLevel=6']) {
       it(`${option} is accepted: it keeps every promise`, async function () {
-        const store = open(`${peer.uri}&${option}`)
+        const store = open(`${wire.peer.uri}&${option}`)
         expect(expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())._tag).to.equal('Inserted')
       })
     }

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Long } from 'bson'
 import * as E from 'fp-ts/lib/Either.js'
-import { openMongoPlantStore, type MongoPlantStore } from '../../../adapters/mongodb/index.js'
+import { openMongoPlantStore } from '../../../adapters/mongodb/index.js'
 import type { PlantStore } from '../../../core/index.js'
 import { expectLeftTag, expectRight } from '../../support/either.js'
 import {
@@ -11,43 +11,28 @@ import {
   shutdownDuringWriteConcern,
   writeConcernTimedOut,
 } from '../../support/mongo-peer/faults.js'
-import { PEER_MONITORING_MODES, startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
+import { PEER_MONITORING_MODES } from '../../support/mongo-peer/server.js'
 import { TRANSIENT_SERVER_CODES } from './transient-codes.js'
 import { plant } from '../../support/plants.js'
-import { eventuallyRight, freshDbName, openStore, TEST_TIMEOUTS, timed, withRawClient } from './support.js'
+import { eventuallyRight, openStore, TEST_TIMEOUTS, timed, useWirePeer, withRawClient } from './support.js'
 
 // Generous room over the deadline for a loaded machine: the check is that the answer is bounded
 // by the deadline rather than by a driver default (30 s) or never.
 const BOUND_MS = TEST_TIMEOUTS.operationMs + 1500
 
 for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under faults (wire peer, ${monitoring} monitoring)`, function () {
-  let peer: MongoPeer
-  let dbName: string
-  const opened: MongoPlantStore[] = []
-  const open = (): PlantStore => {
-    const storage = openStore(peer.uri, dbName)
-    opened.push(storage)
-    return storage.store
-  }
-  const stored = () => peer.documents(`${dbName}.plants`)
-
-  beforeEach(async function () {
-    peer = await startMongoPeer({ monitoring })
-    dbName = freshDbName('faults')
-  })
-  afterEach(async function () {
-    await Promise.all(opened.splice(0).map((storage) => storage.close()))
-    await peer.stop()
-  })
+  const wire = useWirePeer('faults', monitoring)
+  const open = (): PlantStore => wire.closeAfter(openStore(wire.peer.uri, wire.dbName)).store
+  const stored = wire.stored
 
   describe('MongoDB down', function () {
     it('opens at once while MongoDB is down, and becomes ready when it comes up', async function () {
-      await peer.goDown()
+      await wire.peer.goDown()
       const store = open()
       const { result: notReady, ms } = await timed(() => store.checkReady()())
       expectLeftTag(notReady, 'StorageUnavailable')
       expect(ms).to.be.below(BOUND_MS)
-      await peer.comeBack()
+      await wire.peer.comeBack()
       await eventuallyRight(() => store.checkReady()(), 5000)
       const outcome = expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
       expect(outcome._tag).to.equal('Inserted')
@@ -56,11 +41,11 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
     it('answers StorageUnavailable within the deadline while down, and stores again once back', async function () {
       const store = open()
       expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
-      await peer.goDown()
+      await wire.peer.goDown()
       const { result, ms } = await timed(() => store.insertUnlessExists(plant(2n, 'Fern'))())
       expectLeftTag(result, 'StorageUnavailable')
       expect(ms).to.be.below(BOUND_MS)
-      await peer.comeBack()
+      await wire.peer.comeBack()
       const outcome = await eventuallyRight(() => store.insertUnlessExists(plant(2n, 'Fern'))(), 5000)
       expect(outcome).to.deep.equal({ _tag: 'Inserted', plant: plant(2n, 'Fern') })
       expect(stored()).to.have.length(2)
@@ -71,7 +56,7 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
     it('a restart (a new process, secondary for a moment, then primary in the next term): no 500, and the create stored once', async function () {
       const store = open()
       expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
-      await peer.restart(500)
+      await wire.peer.restart(500)
       // During the secondary phase the driver waits for a primary, or the deadline answers 503.
       const { result, ms } = await timed(() => store.insertUnlessExists(plant(2n, 'Fern'))())
       expect(ms).to.be.below(BOUND_MS)
@@ -86,12 +71,12 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
       this.timeout(30_000)
       const store = open()
       expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
-      peer.goQuiet()
+      wire.peer.goQuiet()
       const { result, ms } = await timed(() => store.insertUnlessExists(plant(2n, 'Fern'))())
       expectLeftTag(result, 'StorageUnavailable')
       expect(ms).to.be.below(BOUND_MS)
       expectLeftTag(await store.checkReady()(), 'StorageUnavailable')
-      peer.endQuiet()
+      wire.peer.endQuiet()
       // The insert sent into the partition reaches the server when it heals, as mongod would
       // receive it, and is applied though its client has given up: the create sent again reads it
       // back (or, had it come first, stores it), the same plant either way.
@@ -108,11 +93,11 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
       this.timeout(30_000)
       const store = open()
       expectRight(await store.checkReady()())
-      peer.goQuiet()
+      wire.peer.goQuiet()
       expectLeftTag(await store.insertUnlessExists(plant(1n, 'Monstera'))(), 'StorageUnavailable')
       expect(stored()).to.have.length(0)
       await sleep(200)
-      peer.endQuiet()
+      wire.peer.endQuiet()
       await eventually(() => stored().length === 1, 5000)
       expect(stored()).to.deep.equal([{ _id: expectLong(1n), name: 'Monstera' }])
       const again = await eventuallyRight(() => store.insertUnlessExists(plant(1n, 'Monstera'))(), 15_000)
@@ -127,12 +112,12 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
     // rule), so only a fresh client can use it: a wedge like the one flapping once left.
     it('is replaced after replaceClientAfterMs of unavailability; readiness says so throughout', async function () {
       this.timeout(30_000)
-      peer.setElectionTerm(2)
+      wire.peer.setElectionTerm(2)
       const store = open()
       expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
-      await peer.goDown()
-      peer.setElectionTerm(1)
-      await peer.comeBack()
+      await wire.peer.goDown()
+      wire.peer.setElectionTerm(1)
+      await wire.peer.comeBack()
       expectLeftTag(await store.checkReady()(), 'StorageUnavailable')
       const since = performance.now()
       await eventuallyRight(() => store.checkReady()(), TEST_TIMEOUTS.replaceClientAfterMs + 2 * TEST_TIMEOUTS.operationMs + 3000)
@@ -146,21 +131,21 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
       const store = open()
       expectRight(await store.checkReady()())
       // Readiness probes find no primary, call after call, almost long enough...
-      peer.faults.inject('ping', notWritablePrimary())
+      wire.peer.faults.inject('ping', notWritablePrimary())
       const streak = performance.now()
       while (performance.now() - streak < TEST_TIMEOUTS.replaceClientAfterMs - 300) {
         expectLeftTag(await store.checkReady()(), 'StorageUnavailable')
         await sleep(100)
       }
       // ...then an insert starts on the client, and the probes go on past the bound while it runs.
-      peer.faults.inject('insert', { kind: 'delayReply', ms: 900 }, 1)
+      wire.peer.faults.inject('insert', { kind: 'delayReply', ms: 900 }, 1)
       const inFlight = store.insertUnlessExists(plant(1n, 'Monstera'))()
       for (let probe = 0; probe < 6; probe += 1) {
         expectLeftTag(await store.checkReady()(), 'StorageUnavailable')
         await sleep(100)
       }
       expect(expectRight(await inFlight)._tag).to.equal('Inserted')
-      peer.faults.clear()
+      wire.peer.faults.clear()
       expectRight(await store.checkReady()())
       expect(expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())._tag).to.equal('AlreadyStored')
     })
@@ -169,11 +154,11 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
   describe('MongoDB slow', function () {
     it('answers StorageUnavailable within the deadline when the reply comes too late, and recovers', async function () {
       const store = open()
-      peer.faults.inject('insert', { kind: 'delayReply', ms: 5000 })
+      wire.peer.faults.inject('insert', { kind: 'delayReply', ms: 5000 })
       const { result, ms } = await timed(() => store.insertUnlessExists(plant(1n, 'Monstera', 'aroid'))())
       expectLeftTag(result, 'StorageUnavailable')
       expect(ms).to.be.below(BOUND_MS)
-      peer.faults.clear()
+      wire.peer.faults.clear()
       // The slow insert was applied: asking again is a replay, not a second plant.
       const again = expectRight(await store.insertUnlessExists(plant(1n, 'Monstera', 'aroid'))())
       expect(again).to.deep.equal({ _tag: 'AlreadyStored', stored: plant(1n, 'Monstera', 'aroid') })
@@ -183,7 +168,7 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
     it('answers StorageUnavailable within the deadline when a readiness ping hangs', async function () {
       const store = open()
       expectRight(await store.checkReady()())
-      peer.faults.inject('ping', { kind: 'delayReply', ms: 5000 })
+      wire.peer.faults.inject('ping', { kind: 'delayReply', ms: 5000 })
       const { result, ms } = await timed(() => store.checkReady()())
       expectLeftTag(result, 'StorageUnavailable')
       expect(ms).to.be.below(BOUND_MS)
@@ -192,7 +177,7 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
     it('an insert slow on its way in lands after its 503, and the same create again is a replay', async function () {
       const store = open()
       expectRight(await store.checkReady()())
-      peer.faults.inject('insert', { kind: 'delayRequest', ms: TEST_TIMEOUTS.operationMs + 300 }, 1)
+      wire.peer.faults.inject('insert', { kind: 'delayRequest', ms: TEST_TIMEOUTS.operationMs + 300 }, 1)
       const { result, ms } = await timed(() => store.insertUnlessExists(plant(1n, 'Monstera', 'aroid'))())
       expectLeftTag(result, 'StorageUnavailable')
       expect(ms).to.be.below(BOUND_MS)
@@ -207,7 +192,7 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
   describe('the socket dropped in the middle of an insert', function () {
     it('after the write: the driver retries, the peer answers from its record, one plant is stored', async function () {
       const store = open()
-      peer.faults.inject('insert', { kind: 'dropAfterRun' }, 1)
+      wire.peer.faults.inject('insert', { kind: 'dropAfterRun' }, 1)
       const outcome = expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
       expect(outcome).to.deep.equal({ _tag: 'Inserted', plant: plant(1n, 'Monstera') })
       expect(stored()).to.deep.equal([{ _id: expectLong(1n), name: 'Monstera' }])
@@ -217,7 +202,7 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
 
     it('before the write: the driver retries and the plant is stored once', async function () {
       const store = open()
-      peer.faults.inject('insert', { kind: 'dropBeforeRun' }, 1)
+      wire.peer.faults.inject('insert', { kind: 'dropBeforeRun' }, 1)
       const outcome = expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
       expect(outcome._tag).to.equal('Inserted')
       expect(stored()).to.have.length(1)
@@ -225,7 +210,7 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
 
     it('twice: StorageUnavailable, the plant kept, and the client retry is a replay', async function () {
       const store = open()
-      peer.faults.inject('insert', { kind: 'dropAfterRun' }, 2)
+      wire.peer.faults.inject('insert', { kind: 'dropAfterRun' }, 2)
       expectLeftTag(await store.insertUnlessExists(plant(1n, 'Monstera', 'aroid'))(), 'StorageUnavailable')
       const retry = expectRight(await store.insertUnlessExists(plant(1n, 'Monstera', 'aroid'))())
       expect(retry).to.deep.equal({ _tag: 'AlreadyStored', stored: plant(1n, 'Monstera', 'aroid') })
@@ -242,7 +227,7 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
     for (const { name, fault, keptWhenPersistent } of transient) {
       it(`${name} once: the driver retries once and the plant is stored once`, async function () {
         const store = open()
-        peer.faults.inject('insert', fault(), 1)
+        wire.peer.faults.inject('insert', fault(), 1)
         const outcome = expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
         expect(outcome).to.deep.equal({ _tag: 'Inserted', plant: plant(1n, 'Monstera') })
         expect(stored()).to.have.length(1)
@@ -250,7 +235,7 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
 
       it(`${name} on every attempt: StorageUnavailable`, async function () {
         const store = open()
-        peer.faults.inject('insert', fault())
+        wire.peer.faults.inject('insert', fault())
         expectLeftTag(await store.insertUnlessExists(plant(1n, 'Monstera'))(), 'StorageUnavailable')
         expect(stored()).to.have.length(keptWhenPersistent)
       })
@@ -258,7 +243,7 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
 
     it('a write concern timeout: StorageUnavailable, and the client retry is a replay', async function () {
       const store = open()
-      peer.faults.inject('insert', writeConcernTimedOut(), 1)
+      wire.peer.faults.inject('insert', writeConcernTimedOut(), 1)
       expectLeftTag(await store.insertUnlessExists(plant(1n, 'Monstera'))(), 'StorageUnavailable')
       const retry = expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
       expect(retry).to.deep.equal({ _tag: 'AlreadyStored', stored: plant(1n, 'Monstera') })
@@ -272,10 +257,10 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
     for (const { code, name } of TRANSIENT_SERVER_CODES) {
       it(`${name} (${code}) on the insert: StorageUnavailable, nothing stored, and the retry stores it`, async function () {
         const store = open()
-        peer.faults.inject('insert', serverError(code, name))
+        wire.peer.faults.inject('insert', serverError(code, name))
         expectLeftTag(await store.insertUnlessExists(plant(1n, 'Monstera'))(), 'StorageUnavailable')
         expect(stored()).to.have.length(0)
-        peer.faults.clear()
+        wire.peer.faults.clear()
         const retried = await eventuallyRight(() => store.insertUnlessExists(plant(1n, 'Monstera'))(), 5000)
         expect(retried._tag).to.equal('Inserted')
       })
@@ -283,14 +268,14 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
       it(`${name} (${code}) on the read after a duplicate key: StorageUnavailable`, async function () {
         const store = open()
         expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
-        peer.faults.inject('find', serverError(code, name))
+        wire.peer.faults.inject('find', serverError(code, name))
         expectLeftTag(await store.insertUnlessExists(plant(1n, 'Fern'))(), 'StorageUnavailable')
       })
     }
 
     it('an error that is not transient (BadValue, 2) is not called an outage', async function () {
       const store = open()
-      peer.faults.inject('insert', serverError(2, 'BadValue'), 1)
+      wire.peer.faults.inject('insert', serverError(2, 'BadValue'), 1)
       const failure = await store.insertUnlessExists(plant(1n, 'Monstera'))().then(
         (result) => result,
         (error: unknown) => error,
@@ -325,7 +310,7 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
     it('answer the loser with the winner once a majority has it, not before', async function () {
       const first = open()
       const second = open()
-      peer.faults.inject('insert', { kind: 'replicationLag', ms: 300 }, 1)
+      wire.peer.faults.inject('insert', { kind: 'replicationLag', ms: 300 }, 1)
       const winning = first.insertUnlessExists(plant(1n, 'Monstera'))()
       // Give the lagging insert time to take the id before the second instance tries it.
       await new Promise((resolve) => setTimeout(resolve, 50))
@@ -338,7 +323,7 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
     it('answer StorageUnavailable rather than guess while a majority does not have the winner', async function () {
       const first = open()
       const second = open()
-      peer.faults.inject('insert', { kind: 'replicationLag', ms: 5000 }, 1)
+      wire.peer.faults.inject('insert', { kind: 'replicationLag', ms: 5000 }, 1)
       const winning = first.insertUnlessExists(plant(1n, 'Monstera'))()
       await new Promise((resolve) => setTimeout(resolve, 50))
       const { result: lost, ms } = await timed(() => second.insertUnlessExists(plant(1n, 'Fern'))())
@@ -350,8 +335,8 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
 
   describe('what is not an outage', function () {
     it('throws, rather than report StorageUnavailable, for a stored document that is not a plant', async function () {
-      await withRawClient(peer.uri, (client) =>
-        client.db(dbName).collection('plants').insertOne({ _id: 7n as never, name: 42 }),
+      await withRawClient(wire.peer.uri, (client) =>
+        client.db(wire.dbName).collection('plants').insertOne({ _id: 7n as never, name: 42 }),
       )
       const store = open()
       const failure = await store.insertUnlessExists(plant(7n, 'Ivy'))().then(
@@ -370,9 +355,9 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under 
 
   describe('closing', function () {
     it('lets a call in flight finish, then refuses new calls as StorageUnavailable', async function () {
-      const storage = openStore(peer.uri, dbName)
+      const storage = openStore(wire.peer.uri, wire.dbName)
       expectRight(await storage.store.checkReady()())
-      peer.faults.inject('insert', { kind: 'delayReply', ms: 200 }, 1)
+      wire.peer.faults.inject('insert', { kind: 'delayReply', ms: 200 }, 1)
       const inFlight = storage.store.insertUnlessExists(plant(1n, 'Monstera'))()
       await new Promise((resolve) => setTimeout(resolve, 50))
       await storage.close()

@@ -4,6 +4,8 @@ import { MongoClient, type Document } from 'mongodb'
 import { openMongoPlantStore, type MongoPlantStore, type MongoTimeouts } from '../../../adapters/mongodb/index.js'
 import type { PlantStoreFixture } from '../../contract/plant-store.contract.js'
 import { expectRight } from '../../support/either.js'
+import type { PeerMonitoring } from '../../support/mongo-peer/commands.js'
+import { startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
 
 /**
  * Deadlines short enough for a fault test to wait them out many times over. Server selection
@@ -77,5 +79,47 @@ export const storeOnFreshDatabase = (uri: string, timeouts?: Partial<MongoTimeou
       await close()
       await withRawClient(uri, (client) => client.db(dbName).dropDatabase())
     },
+  }
+}
+
+/** A wire peer and a fresh database on it for each test; what the test opened on it closes first. */
+export interface WirePeer {
+  readonly peer: MongoPeer
+  readonly dbName: string
+  /** Closes `opened` after the test, before the peer stops. */
+  readonly closeAfter: <A extends { readonly close: () => Promise<void> }>(opened: A) => A
+  /** The documents of the test's `plants` collection, as the peer holds them. */
+  readonly stored: () => ReturnType<MongoPeer['documents']>
+}
+
+/** The fixture of a suite on the wire peer: a peer started before each test and stopped after it. */
+export const useWirePeer = (purpose: string, monitoring?: PeerMonitoring): WirePeer => {
+  let peer: MongoPeer | undefined
+  let dbName = ''
+  const opened: Array<{ readonly close: () => Promise<void> }> = []
+  beforeEach(async function () {
+    peer = await startMongoPeer(monitoring === undefined ? {} : { monitoring })
+    dbName = freshDbName(purpose)
+  })
+  afterEach(async function () {
+    await Promise.all(opened.splice(0).map((each) => each.close()))
+    await peer?.stop()
+  })
+  const started = (): MongoPeer => {
+    if (peer === undefined) throw new Error('the wire peer starts before each test')
+    return peer
+  }
+  return {
+    get peer() {
+      return started()
+    },
+    get dbName() {
+      return dbName
+    },
+    closeAfter: (each) => {
+      opened.push(each)
+      return each
+    },
+    stored: () => started().documents(`${dbName}.plants`),
   }
 }
