@@ -71,10 +71,12 @@ describe('the service as npm start runs it, with JWT configuration', function ()
       expect(response.headers.get('www-authenticate')).to.equal('Bearer realm="plant-store", error="invalid_token"')
     }
     expect(jwks.requestCount()).to.equal(1)
-    const lines = service
-      .stdout()
-      .split('\n')
-      .filter((line) => line.includes('"status":401'))
+    // A request's log line is written once its answer is sent: the last may still be on its way.
+    const refusedLines = () => service.stdout().split('\n').filter((line) => line.includes('"status":401'))
+    for (const until = Date.now() + 2_000; refusedLines().length < 1 + forged.length && Date.now() < until; ) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    const lines = refusedLines()
     expect(lines).to.have.length(1 + forged.length)
     for (const line of lines) expect(line.length, line.slice(0, 200)).to.be.below(600)
     expect(lines.filter((line) => line.includes('"msg":"request refused: unknown signing key"'))).to.have.length(2)
