@@ -276,13 +276,6 @@ export default defineConfig([
   },
 
   {
-    // A CommonJS file (.mocharc.cjs, which mocha loads with require) imports with require.
-    name: 'plant-store/commonjs',
-    files: ['**/*.cjs'],
-    rules: { '@typescript-eslint/no-require-imports': 'off' },
-  },
-
-  {
     name: 'plant-store/shipped-code',
     files: ['core/**', 'adapters/**', 'apps/**'],
     rules: {

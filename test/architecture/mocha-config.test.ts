@@ -7,7 +7,8 @@ import { expect } from 'chai'
 // `npx mocha` and `npm test` run the same suite, every `*.test.ts` under test/ and nothing else
 // (a support file loaded as a test could exit the run: the wire peer's entry point does), while
 // `npx mocha FILE` runs that file alone. Mocha adds a configured spec to the files named on the
-// command line, so .mocharc.cjs configures the suite only when none is named.
+// command line, so .mocharc.json names none: mocha's default, test/, read recursively, with
+// every file but the *.test.ts ones ignored.
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const MOCHA = `${ROOT}node_modules/mocha/bin/mocha.js`
 const ONE_FILE = 'test/core/first-accepting.test.ts'

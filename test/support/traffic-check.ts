@@ -1,5 +1,5 @@
 // Every answer a test receives from a service started by the tests is checked against the
-// OpenAPI document that service serves. A mocha root-hook plugin (`require` in .mocharc.cjs):
+// OpenAPI document that service serves. A mocha root-hook plugin (`require` in .mocharc.json):
 // `fetch` is wrapped once, for the origins registered with `checkTrafficOf`, so every test that
 // talks to such a service is checked without asking; raw socket exchanges go through
 // `checkRawExchange`. When the whole suite has run, each answer the document describes must have
