@@ -1,7 +1,8 @@
 // Run as a child process by logger.test.ts, logging through the service's stdout destination:
 // - `burst N`: N lines, then an exit at once, the way the service exits after its drain;
 // - `steady MS`: lines for MS milliseconds (its reader may leave meanwhile), then "still logging"
-//   on stderr and exit 0.
+//   on stderr and exit 0;
+// - `lone MS`: one line, then MS milliseconds of nothing before it exits.
 // Imported (as mocha does with every file of a folder it is given), it does nothing.
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
@@ -10,7 +11,10 @@ import { asLoggerPort, asyncStdout, makePino } from '../../../apps/server/logger
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [mode, amount] = [process.argv[2], Number(process.argv[3])]
   const log = asLoggerPort(makePino('info', asyncStdout(16 * 1024 * 1024)))
-  if (mode === 'burst') {
+  if (mode === 'lone') {
+    log.info('lone line')
+    await sleep(amount)
+  } else if (mode === 'burst') {
     for (let index = 0; index < amount; index++) log.info('request', { index, name: `Plante grimpante ${index} — été 🌱` })
   } else {
     const until = performance.now() + amount

@@ -79,6 +79,21 @@ describe('the service logger (pino)', function () {
     lines.forEach((line, index) => expect(line).to.include({ msg: 'request', index, name: `Plante grimpante ${index} — été 🌱` }))
   })
 
+  it('writes a line that no other follows within moments, while the process runs on', async function () {
+    this.timeout(20_000)
+    const started = performance.now()
+    const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, 'lone', '15000'], { stdio: ['ignore', 'pipe', 'inherit'] })
+    try {
+      const [chunk] = (await once(child.stdout, 'data')) as [Buffer]
+      expect(JSON.parse(chunk.toString('utf8'))).to.include({ msg: 'lone line' })
+      // Written while the process waits, not by its exit 15 s after the line (starting takes a
+      // second or two).
+      expect(performance.now() - started).to.be.below(8_000)
+    } finally {
+      child.kill()
+    }
+  })
+
   it('keeps the process running when the reader of stdout goes away (EPIPE), and exits normally', async function () {
     this.timeout(20_000)
     const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, 'steady', '1500'], { stdio: ['ignore', 'pipe', 'pipe'] })
