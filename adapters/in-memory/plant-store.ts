@@ -28,7 +28,7 @@ export interface InMemoryPlantStore extends PlantStore {
  */
 export interface InMemoryLimits {
   readonly maxPlants: number
-  /** The estimated heap bytes of the stored plants (see `estimatedBytes`). */
+  /** The estimated bytes of the stored plants (see `estimatedBytes`). */
   readonly maxBytes: number
 }
 
@@ -52,10 +52,10 @@ const PER_PLANT_BYTES = RECORD_BYTES + 40
  * A replay is answered whatever the bounds: only a new plant can find the store full.
  *
  * It holds its plants in typed arrays and shared text buffers, never as an object, a bigint and
- * strings per plant: with a million plants those were millions of heap objects, which every major
- * collection marks (a pause that grew with the store), and one Map whose growth steps rehashed
- * every entry at once. Its growth steps are small: a shard of the id table, a block of records,
- * a buffer of text.
+ * strings per plant: a million plants would be millions of heap objects for every major
+ * collection to mark, a pause growing with the store, and one hash map rehashes every entry each
+ * time it doubles. Its growth steps stay small: a shard of the id table, a block of records, a
+ * buffer of text.
  */
 export const makeInMemoryPlantStore = (limits: Partial<InMemoryLimits> = {}): InMemoryPlantStore => {
   // Field by field: a limit given as `undefined` (from JavaScript, say) keeps its default, not no bound.
