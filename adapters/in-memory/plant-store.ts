@@ -10,6 +10,9 @@ import {
   type PlantStore,
   type StoreError,
 } from '../../core/index.js'
+import { isInt64, makeIdTable } from './id-table.js'
+import { makePlantRecords, RECORD_BYTES } from './plant-records.js'
+import { BYTES_PER_UNIT } from './text-chunks.js'
 
 /** The in-memory store, plus a look inside (copies) for tests that assert on stored state. */
 export interface InMemoryPlantStore extends PlantStore {
@@ -25,48 +28,61 @@ export interface InMemoryPlantStore extends PlantStore {
  */
 export interface InMemoryLimits {
   readonly maxPlants: number
-  /** The estimated heap bytes of the stored plants (see `estimatedBytes`). */
+  /** The estimated bytes of the stored plants (see `estimatedBytes`). */
   readonly maxBytes: number
 }
 
 export const DEFAULT_IN_MEMORY_LIMITS: InMemoryLimits = { maxPlants: 100_000, maxBytes: 64 * 1024 * 1024 }
 
 /**
- * What one plant costs the heap, estimated on the safe side: V8 keeps a string in 1 or 2 bytes
- * per UTF-16 code unit, counted here as 2, plus the map entry, the object and its bigint key.
+ * What one plant costs the store, on the safe side: its name and tag at 2 bytes per UTF-16 code
+ * unit (as the store keeps them), plus its record and its share of the id table. The store keeps
+ * no heap object per plant (see `makeInMemoryPlantStore`): this memory is in a few large buffers.
  */
-export const estimatedBytes = ({ name, tag }: NewPlant): number => 2 * (name.length + (tag?.length ?? 0)) + PER_PLANT_BYTES
+export const estimatedBytes = ({ name, tag }: NewPlant): number =>
+  BYTES_PER_UNIT * (name.length + (tag?.length ?? 0)) + PER_PLANT_BYTES
 
-const PER_PLANT_BYTES = 160
+// The record, and at most 32 bytes of id table (12 bytes a slot, and a shard that has grown is at
+// least 3/8 full), rounded up.
+const PER_PLANT_BYTES = RECORD_BYTES + 40
 
 /**
  * A plant store in process memory, for tests, development and embedders that need no durability.
  * Check-and-insert runs in one synchronous step, so concurrent creates of one id cannot both win.
  * A replay is answered whatever the bounds: only a new plant can find the store full.
+ *
+ * It holds its plants in typed arrays and shared text buffers, never as an object, a bigint and
+ * strings per plant: a million plants would be millions of heap objects for every major
+ * collection to mark, a pause growing with the store, and one hash map rehashes every entry each
+ * time it doubles. Its growth steps stay small: a shard of the id table, a block of records, a
+ * buffer of text.
  */
 export const makeInMemoryPlantStore = (limits: Partial<InMemoryLimits> = {}): InMemoryPlantStore => {
   // Field by field: a limit given as `undefined` (from JavaScript, say) keeps its default, not no bound.
   const maxPlants = limits.maxPlants ?? DEFAULT_IN_MEMORY_LIMITS.maxPlants
   const maxBytes = limits.maxBytes ?? DEFAULT_IN_MEMORY_LIMITS.maxBytes
-  const plants = new Map<bigint, NewPlant>()
+  const ids = makeIdTable()
+  const records = makePlantRecords()
   let bytes = 0
   const fullFor = (size: number): string | undefined => {
-    if (plants.size >= maxPlants) return `${maxPlants} plants`
+    if (records.count() >= maxPlants) return `${maxPlants} plants`
     if (bytes + size > maxBytes) return `${maxBytes} bytes`
     return undefined
   }
   const insertNow = (plant: NewPlant): E.Either<StoreError, InsertOutcome> => {
-    const stored = plants.get(plant.id)
-    if (stored !== undefined) return E.right(alreadyStored(stored))
+    const { id, name, tag } = plant
+    // A plant that is not one is a defect: thrown, it rejects the task, and nothing is stored.
+    if (!isInt64(id) || typeof name !== 'string' || (tag !== undefined && typeof tag !== 'string')) {
+      throw new TypeError('the in-memory store was handed something that is not a NewPlant')
+    }
+    const stored = ids.get(id)
+    if (stored !== -1) return E.right(alreadyStored(records.plantAt(stored)))
     const size = estimatedBytes(plant)
     const full = fullFor(size)
     if (full !== undefined) return E.left(storageFull(full))
-    // A copy, so the caller's object cannot change what is stored. Not frozen: freezing makes
-    // V8 keep each plant in a slower, larger shape (about twice the bytes, `npm run bench`).
-    const copy = { ...plant }
-    plants.set(plant.id, copy)
+    ids.add(id, records.append(plant))
     bytes += size
-    return E.right(inserted(copy))
+    return E.right(inserted((tag === undefined ? { id, name } : { id, name, tag }) as NewPlant))
   }
   return {
     // The check-and-insert runs when the task runs, as the port asks; a defect thrown there
@@ -74,9 +90,10 @@ export const makeInMemoryPlantStore = (limits: Partial<InMemoryLimits> = {}): In
     insertUnlessExists: (plant) => () => new Promise((resolve) => resolve(insertNow(plant))),
     checkReady: () => TE.right(undefined),
     find: (id) => {
-      const stored = plants.get(id)
-      return stored === undefined ? undefined : { ...stored }
+      if (!isInt64(id)) return undefined
+      const stored = ids.get(id)
+      return stored === -1 ? undefined : records.plantAt(stored)
     },
-    all: () => [...plants.values()].map((stored) => ({ ...stored })),
+    all: () => Array.from({ length: records.count() }, (_, record) => records.plantAt(record)),
   }
 }
