@@ -2,24 +2,17 @@ import { expect } from 'chai'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { closeSync, constants, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { MAIN, useCurrentBuild } from '../support/current-build.js'
 import { parsePrometheusText } from '../support/prometheus-text.js'
+import { freePort } from '../support/free-port.js'
 
 // stdout is a FIFO whose reader stops reading, as a stuck log shipper does. The service must keep
 // its memory (lines beyond its 16 MiB log buffer dropped and counted), say what it dropped once the
 // reader catches up, and still stop on SIGTERM.
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0))
-    })
-  })
 
 const rssKb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
 
