@@ -79,7 +79,7 @@ const report = (
 
 // The soak measures traffic, not the in-memory bound (100,000 plants by default), which its
 // clients reach in seconds: a phase answered 507 would compare cheap refusals with stores.
-const SOAK_STORE_BOUND = { IN_MEMORY_MAX_PLANTS: '20000000', IN_MEMORY_MAX_BYTES: '8gb' }
+const SOAK_STORE_BOUND = { IN_MEMORY_MAX_PLANTS: '20000000' }
 
 const inMemory = async (): Promise<number> => {
   const { service, url } = await started(SOAK_STORE_BOUND)

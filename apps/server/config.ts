@@ -22,7 +22,6 @@ import {
   DelayMilliseconds,
   Host,
   LogLevel,
-  MemorySize,
   Milliseconds,
   MongoDbName,
   MongoUri,
@@ -75,7 +74,21 @@ export interface ShutdownConfig {
 // The service's own defaults; the adapters' limits take the adapters' defaults.
 const DEFAULT_GRACE_MS = 10_000
 const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024
-const DEFAULT_LOG_BUFFER_BYTES = 16 * 1024 * 1024
+/**
+ * The most log bytes waiting for stdout's reader: a bound against a stalled reader, not a tuning
+ * knob, so a constant (an embedder passes its own to `asyncStdout`).
+ */
+export const LOG_BUFFER_BYTES = 16 * 1024 * 1024
+
+/**
+ * The in-memory store's byte bound follows its plant bound, so an operator sets one number: the
+ * adapter's default bytes per default plant (64 MiB for 100,000 plants, about 671 bytes a plant:
+ * room for some 250 characters of name and tag in each, at the estimate's 2 bytes a character).
+ */
+export const inMemoryLimitsFor = (maxPlants: number): InMemoryLimits => ({
+  maxPlants,
+  maxBytes: Math.ceil((maxPlants * DEFAULT_IN_MEMORY_LIMITS.maxBytes) / DEFAULT_IN_MEMORY_LIMITS.maxPlants),
+})
 
 const Environment = t.type({
   PORT: withDefault(Port, 3000),
@@ -96,9 +109,7 @@ const Environment = t.type({
   SHUTDOWN_DRAIN_MS: withDefault(DelayMilliseconds, 5_000),
   SHUTDOWN_GRACE_MS: Milliseconds,
   IN_MEMORY_MAX_PLANTS: withDefault(PlantCount, DEFAULT_IN_MEMORY_LIMITS.maxPlants),
-  IN_MEMORY_MAX_BYTES: withDefault(MemorySize, DEFAULT_IN_MEMORY_LIMITS.maxBytes),
   LOG_LEVEL: withDefault(LogLevel, 'info'),
-  LOG_BUFFER_LIMIT: withDefault(ByteSize, DEFAULT_LOG_BUFFER_BYTES),
   METRICS_PORT: Port,
   METRICS_HOST: withDefault(Host, '127.0.0.1'),
 })
@@ -110,10 +121,11 @@ export const SERVICE_VARIABLES: ReadonlyArray<string> = [...Object.keys(Environm
 
 /**
  * Variables earlier versions read and this one does not: the limits they set protect nothing an
- * operator tunes (a NewPlant nests one level deep and its longest valid number is 20 characters),
- * so they are constants now, options only for an embedder of the HTTP adapter.
+ * operator tunes (a NewPlant nests one level deep and its longest valid number is 20 characters;
+ * the in-memory byte bound follows IN_MEMORY_MAX_PLANTS; the log buffer only bounds a stalled
+ * reader), so they are constants now, options only for an embedder of the adapters.
  */
-export const RETIRED_VARIABLES: ReadonlyArray<string> = ['JSON_NUMBER_LIMIT', 'JSON_DEPTH_LIMIT']
+export const RETIRED_VARIABLES: ReadonlyArray<string> = ['JSON_NUMBER_LIMIT', 'JSON_DEPTH_LIMIT', 'IN_MEMORY_MAX_BYTES', 'LOG_BUFFER_LIMIT']
 
 // Rules that tie one variable to another, each message naming the variable to change.
 const checkRelations = (vars: Variables): E.Either<ReadonlyArray<string>, Variables> => {
@@ -156,10 +168,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
       jwt,
       storage:
         vars.MONGODB_URI === undefined
-          ? {
-              _tag: 'InMemory' as const,
-              limits: { maxPlants: vars.IN_MEMORY_MAX_PLANTS, maxBytes: vars.IN_MEMORY_MAX_BYTES },
-            }
+          ? { _tag: 'InMemory' as const, limits: inMemoryLimitsFor(vars.IN_MEMORY_MAX_PLANTS) }
           : {
               _tag: 'MongoDb' as const,
               settings: { uri: vars.MONGODB_URI, dbName: vars.MONGODB_DB, timeouts: { operationMs: vars.MONGODB_TIMEOUT_MS } },
@@ -178,7 +187,7 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
         graceMs: vars.SHUTDOWN_GRACE_MS ?? (vars.MONGODB_URI === undefined ? DEFAULT_GRACE_MS : Math.max(DEFAULT_GRACE_MS, vars.MONGODB_TIMEOUT_MS)),
       },
       logLevel: vars.LOG_LEVEL,
-      logBufferBytes: vars.LOG_BUFFER_LIMIT,
+      logBufferBytes: LOG_BUFFER_BYTES,
       metrics: vars.METRICS_PORT === undefined ? undefined : { port: vars.METRICS_PORT, host: vars.METRICS_HOST },
     })),
   )

@@ -50,7 +50,7 @@ const KINDS: Record<ServerKey, Kind> = {
   'service-mongodb-mixed': { label: '**this service** on MongoDB, mixed workload', workload: MIXED, program: 'service', mongodb: true },
 }
 
-const BENCH_STORE_BOUND = { IN_MEMORY_MAX_PLANTS: '20000000', IN_MEMORY_MAX_BYTES: '8gb' }
+const BENCH_STORE_BOUND = { IN_MEMORY_MAX_PLANTS: '20000000' }
 
 export const serverUnderTest = (key: ServerKey, where: Where): ServerUnderTest => {
   const { label, workload, program, mongodb } = KINDS[key]

@@ -3,8 +3,6 @@ import { execFile } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createServer } from 'node:net'
-import { once } from 'node:events'
 import { promisify } from 'node:util'
 import { runInNewContext } from 'node:vm'
 import * as E from 'fp-ts/lib/Either.js'
@@ -15,6 +13,7 @@ import { useCurrentBuild } from '../support/current-build.js'
 import { copyOf, envOf, execForm, stagesOf, type Stage } from '../support/dockerfile.js'
 import { reportPending } from '../support/pending.js'
 import { startServiceProcess } from '../support/service-process.js'
+import { freePort } from '../support/free-port.js'
 
 // The container recipe, checked two ways. Here, on any machine: the runtime stage's own steps
 // (its COPYs, RUNs, ENV, CMD and HEALTHCHECK, read from the Dockerfile) run in a temporary
@@ -26,14 +25,6 @@ const DOCKERFILE = readFileSync(join(ROOT, 'Dockerfile'), 'utf8')
 const DOCKERIGNORE = readFileSync(join(ROOT, '.dockerignore'), 'utf8')
 const TOKEN = 'container-recipe-token-0123456789'
 
-// A loopback port nothing listens on now: storage there cannot be reached.
-const closedPort = async (): Promise<number> => {
-  const server = createServer().listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 const stage = (name: string): Stage => {
   const found = stagesOf(DOCKERFILE).find((s) => s.name === name)
@@ -157,7 +148,7 @@ describe('the container recipe, its runtime steps run outside a container', func
   it('has a liveness health check: it passes while storage cannot be reached, when /readyz says 503', async function () {
     const runtime = stage('runtime')
     const [, ...rest] = execForm(args(runtime, 'CMD')[0] ?? '[]')
-    const storage = await closedPort()
+    const storage = await freePort()
     const service = startServiceProcess(
       { ...env, HOST: '127.0.0.1', PORT: '0', PLANT_STORE_TOKENS: TOKEN, MONGODB_URI: `mongodb://127.0.0.1:${storage}/?serverSelectionTimeoutMS=300` },
       { argv: [process.execPath, ...rest], cwd: dir },

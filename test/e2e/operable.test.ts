@@ -2,12 +2,12 @@ import { expect } from 'chai'
 import { spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { statSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { MAIN } from '../support/current-build.js'
 import { useServiceProcesses } from '../support/service-process.js'
 import { parsePrometheusText, valueOf } from '../support/prometheus-text.js'
 import { expectErrorDocument, expectPlant } from '../support/responses.js'
+import { freePort } from '../support/free-port.js'
 
 const TOKEN = 'e2e-token-0123456789abcdef'
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -25,14 +25,6 @@ const post = (url: string, body: string, headers: Record<string, string> = {}) =
     body,
   })
 
-// A loopback port nothing listens on now: storage there is down, or the service may take it.
-const closedPort = async (): Promise<number> => {
-  const server = createServer().listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 describe('operating the service: logs, request ids and metrics from the running process', function () {
   this.timeout(30_000)
@@ -89,7 +81,7 @@ describe('operating the service: logs, request ids and metrics from the running 
     expect(lines.find((l) => l['requestId'] === generated)).to.include({ route: 'unmatched', status: 404 })
     expect(service.stdout()).to.not.include(TOKEN)
 
-    const port = await closedPort()
+    const port = await freePort()
     const quietService = startService({ PLANT_STORE_TOKENS: TOKEN, LOG_LEVEL: 'warn', PORT: String(port) })
     const quiet = `http://127.0.0.1:${port}`
     for (;;) {
@@ -110,7 +102,7 @@ describe('operating the service: logs, request ids and metrics from the running 
   it('logs a storage outage under the id of the request that met it', async function () {
     const service = startService({
       PLANT_STORE_TOKENS: TOKEN,
-      MONGODB_URI: `mongodb://127.0.0.1:${await closedPort()}/?serverSelectionTimeoutMS=300`,
+      MONGODB_URI: `mongodb://127.0.0.1:${await freePort()}/?serverSelectionTimeoutMS=300`,
       MONGODB_TIMEOUT_MS: '500',
     })
     const url = await service.listening

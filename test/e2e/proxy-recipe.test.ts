@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { composeService, environmentOf, readComposeFile } from '../support/compose.js'
 import { useCurrentBuild } from '../support/current-build.js'
-import { findNginx, freePort, startShippedNginx, type RunningNginx } from '../support/nginx.js'
+import { freePort } from '../support/free-port.js'
+import { findNginx, startShippedNginx, type RunningNginx } from '../support/nginx.js'
 import { reportPending } from '../support/pending.js'
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js'
 
@@ -103,30 +104,47 @@ const startFlood = async (url: string): Promise<Flood> => {
   }
 }
 
-describe('the load balancer recipe (deploy/nginx.conf, compose.yaml) in front of two instances', function () {
-  this.timeout(300_000)
-  useCurrentBuild()
+type Environment = Readonly<Record<string, string>>
+
+/** The shipped recipe in front of the upstreams a suite starts, as its tests reach it. */
+interface Recipe {
+  /** nginx's URL. */
+  readonly url: string
+  /** The first token compose.yaml gives the instances. */
+  readonly token: string
+  readonly instances: ReadonlyArray<ServiceProcess>
+  readonly errorLog: () => string
+}
+
+/**
+ * deploy/nginx.conf run by nginx, for the suite, in front of the upstreams `startUpstreams` names
+ * (hosts), given the environment compose.yaml gives an instance and a way to start one that is
+ * stopped after the suite; pending where no nginx is installed.
+ */
+const useShippedRecipe = (
+  what: string,
+  startUpstreams: (env: Environment, startInstance: (env: Environment) => ServiceProcess) => Promise<ReadonlyArray<string>>,
+): Recipe => {
   let nginx: RunningNginx | undefined
-  let instances: ServiceProcess[] = []
+  const instances: ServiceProcess[] = []
   let dir = ''
   let token = ''
 
   before(async function () {
     const binary = findNginx()
     if (typeof binary !== 'string') {
-      reportPending('the load balancer recipe under load', binary.missing)
+      reportPending(what, binary.missing)
       this.skip()
     }
-    const compose = readComposeFile()
-    const env = environmentOf(composeService(compose, 'plant-store-1'))
-    expect(environmentOf(composeService(compose, 'plant-store-2')), 'both instances get one environment').to.deep.equal(env)
-    // The replica set is compose's business; in-memory storage stands for it here.
-    const withoutStorage = Object.fromEntries(Object.entries(env).filter(([name]) => name !== 'MONGODB_URI'))
-    token = (withoutStorage['PLANT_STORE_TOKENS'] ?? '').split(',')[0] ?? ''
-    instances = [0, 1].map(() => startServiceProcess({ ...withoutStorage, HOST: '127.0.0.1', PORT: '0' }))
-    const urls = await Promise.all(instances.map((instance) => instance.listening))
+    const env = environmentOf(composeService(readComposeFile(), 'plant-store-1'))
+    token = (env['PLANT_STORE_TOKENS'] ?? '').split(',')[0] ?? ''
+    const upstreams = await startUpstreams(env, (instanceEnv) => {
+      const instance = startServiceProcess({ ...instanceEnv, HOST: '127.0.0.1', PORT: '0' })
+      instances.push(instance)
+      return instance
+    })
     dir = mkdtempSync(join(tmpdir(), 'plant-store-nginx-'))
-    nginx = await startShippedNginx(binary, urls.map((url) => new URL(url).host), dir)
+    nginx = await startShippedNginx(binary, upstreams, dir)
   })
 
   after(async function () {
@@ -135,25 +153,49 @@ describe('the load balancer recipe (deploy/nginx.conf, compose.yaml) in front of
     if (dir !== '') rmSync(dir, { recursive: true, force: true })
   })
 
+  return {
+    get url() {
+      return nginx?.url ?? ''
+    },
+    get token() {
+      return token
+    },
+    instances,
+    errorLog: () => nginx?.errorLog() ?? '',
+  }
+}
+
+// The replica set is compose's business; in-memory storage stands for it where storage answers.
+const withoutStorage = (env: Environment): Environment => Object.fromEntries(Object.entries(env).filter(([name]) => name !== 'MONGODB_URI'))
+
+const hostOf = async (instance: ServiceProcess): Promise<string> => new URL(await instance.listening).host
+
+describe('the load balancer recipe (deploy/nginx.conf, compose.yaml) in front of two instances', function () {
+  this.timeout(300_000)
+  useCurrentBuild()
+  const recipe = useShippedRecipe('the load balancer recipe under load', (env, startInstance) => {
+    expect(environmentOf(composeService(readComposeFile(), 'plant-store-2')), 'both instances get one environment').to.deep.equal(env)
+    return Promise.all([0, 1].map(() => hostOf(startInstance(withoutStorage(env)))))
+  })
+
   afterEach(function () {
-    for (const instance of instances) expect(instance.child.exitCode, `an instance exited: ${instance.stderr()}`).to.equal(null)
+    for (const instance of recipe.instances) expect(instance.child.exitCode, `an instance exited: ${instance.stderr()}`).to.equal(null)
     // Out of worker connections or open files is an alert; the recipe must have room for the load.
-    expect(nginx?.errorLog() ?? '', "nginx's error log").not.to.match(/\[(alert|crit|emerg)\]/)
+    expect(recipe.errorLog(), "nginx's error log").not.to.match(/\[(alert|crit|emerg)\]/)
   })
 
   it(`holds ${CLIENTS} clients at once: every request stored, none answered 502`, async function () {
-    const outcomes = await legitimateLoad(nginx?.url ?? '', token, 1_000_000)
+    const outcomes = await legitimateLoad(recipe.url, recipe.token, 1_000_000)
     const counts = tally(outcomes)
     expect(counts['502'] ?? 0, `502s among ${JSON.stringify(counts)}`).to.equal(0)
     expect(counts['200'] ?? 0, `answers: ${JSON.stringify(counts)}`).to.equal(CLIENTS * ROUNDS)
   })
 
   it(`keeps at least 90 % of ${CLIENTS} clients' requests succeeding beside a flood of ${3 * FLOOD} connections from other clients`, async function () {
-    const url = nginx?.url ?? ''
-    const flood = await startFlood(url)
+    const flood = await startFlood(recipe.url)
     let outcomes: ReadonlyArray<Outcome> = []
     try {
-      outcomes = await legitimateLoad(url, token, 2_000_000)
+      outcomes = await legitimateLoad(recipe.url, recipe.token, 2_000_000)
     } finally {
       await flood.stop()
     }
@@ -188,40 +230,22 @@ const startDropper = async () => {
 describe('the load balancer recipe (deploy/nginx.conf) when an instance drops a request it was sent', function () {
   this.timeout(120_000)
   useCurrentBuild()
-  let nginx: RunningNginx | undefined
-  let instance: ServiceProcess | undefined
   let dropper: Awaited<ReturnType<typeof startDropper>> | undefined
-  let dir = ''
-  let token = ''
-
-  before(async function () {
-    const binary = findNginx()
-    if (typeof binary !== 'string') {
-      reportPending('the load balancer recipe, a dropped request', binary.missing)
-      this.skip()
-    }
-    const env = environmentOf(composeService(readComposeFile(), 'plant-store-1'))
-    const withoutStorage = Object.fromEntries(Object.entries(env).filter(([name]) => name !== 'MONGODB_URI'))
-    token = (withoutStorage['PLANT_STORE_TOKENS'] ?? '').split(',')[0] ?? ''
-    instance = startServiceProcess({ ...withoutStorage, HOST: '127.0.0.1', PORT: '0' })
-    const url = await instance.listening
+  const recipe = useShippedRecipe('the load balancer recipe, a dropped request', async (env, startInstance) => {
+    const host = await hostOf(startInstance(withoutStorage(env)))
     dropper = await startDropper()
-    dir = mkdtempSync(join(tmpdir(), 'plant-store-nginx-'))
-    nginx = await startShippedNginx(binary, [dropper.host, new URL(url).host], dir)
+    return [dropper.host, host]
   })
 
   after(async function () {
-    await nginx?.stop()
-    await instance?.stop('SIGKILL')
     await dropper?.close()
-    if (dir !== '') rmSync(dir, { recursive: true, force: true })
   })
 
   it('stores a POST on the other instance: a create is idempotent by id, so the proxy may repeat it', async function () {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 })
     const outcomes: Outcome[] = []
     try {
-      for (let id = 1; id <= 4; id += 1) outcomes.push(await post(agent, nginx?.url ?? '', { Authorization: `Bearer ${token}` }, `{"id":${id},"name":"Fern"}`))
+      for (let id = 1; id <= 4; id += 1) outcomes.push(await post(agent, recipe.url, { Authorization: `Bearer ${recipe.token}` }, `{"id":${id},"name":"Fern"}`))
     } finally {
       agent.destroy()
     }
@@ -233,38 +257,18 @@ describe('the load balancer recipe (deploy/nginx.conf) when an instance drops a 
 describe('the load balancer recipe (deploy/nginx.conf) while storage is unavailable', function () {
   this.timeout(120_000)
   useCurrentBuild()
-  let nginx: RunningNginx | undefined
-  let instances: ServiceProcess[] = []
-  let dir = ''
-  let token = ''
-
-  before(async function () {
-    const binary = findNginx()
-    if (typeof binary !== 'string') {
-      reportPending('the load balancer recipe, storage unavailable', binary.missing)
-      this.skip()
-    }
-    const env = environmentOf(composeService(readComposeFile(), 'plant-store-1'))
-    token = (env['PLANT_STORE_TOKENS'] ?? '').split(',')[0] ?? ''
+  const recipe = useShippedRecipe('the load balancer recipe, storage unavailable', async (env, startInstance) => {
     // A replica set nobody answers for: a port nothing listens on.
     const storage = `mongodb://127.0.0.1:${await freePort()}/?serverSelectionTimeoutMS=300`
-    instances = [0, 1].map(() => startServiceProcess({ ...env, MONGODB_URI: storage, MONGODB_TIMEOUT_MS: '300', SHUTDOWN_GRACE_MS: '1000', HOST: '127.0.0.1', PORT: '0' }))
-    const urls = await Promise.all(instances.map((instance) => instance.listening))
-    dir = mkdtempSync(join(tmpdir(), 'plant-store-nginx-'))
-    nginx = await startShippedNginx(binary, urls.map((url) => new URL(url).host), dir)
-  })
-
-  after(async function () {
-    await nginx?.stop()
-    await Promise.all(instances.map((instance) => instance.stop('SIGKILL')))
-    if (dir !== '') rmSync(dir, { recursive: true, force: true })
+    const unavailable = { ...env, MONGODB_URI: storage, MONGODB_TIMEOUT_MS: '300', SHUTDOWN_GRACE_MS: '1000' }
+    return Promise.all([0, 1].map(() => hostOf(startInstance(unavailable))))
   })
 
   it("passes the instances' 503 on, and keeps them in the rotation for when storage is back", async function () {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 })
     const outcomes: Outcome[] = []
     try {
-      for (let id = 1; id <= 8; id += 1) outcomes.push(await post(agent, nginx?.url ?? '', { Authorization: `Bearer ${token}` }, `{"id":${id},"name":"Fern"}`))
+      for (let id = 1; id <= 8; id += 1) outcomes.push(await post(agent, recipe.url, { Authorization: `Bearer ${recipe.token}` }, `{"id":${id},"name":"Fern"}`))
     } finally {
       agent.destroy()
     }

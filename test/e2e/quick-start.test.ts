@@ -1,10 +1,10 @@
 import { expect } from 'chai'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { cleanCloneFiles, copyFiles, ROOT, run } from '../support/clean-clone.js'
 import { reportPending } from '../support/pending.js'
+import { freePort } from '../support/free-port.js'
 
 // A newcomer pastes the README's quick start whole into a terminal, in a fresh clone. This test
 // does the same, with bash, in a copy of the repository's files (no node_modules, no dist/). The
@@ -13,15 +13,6 @@ import { reportPending } from '../support/pending.js'
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
 const block = /<!-- quick-start:start -->\n```sh\n([\s\S]*?)```\n<!-- quick-start:end -->/.exec(README)?.[1]
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0))
-    })
-  })
 
 describe("the README's quick start, pasted whole into a fresh clone", function () {
   this.timeout(300_000)

@@ -2,24 +2,17 @@ import { expect } from 'chai'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { closeSync, constants, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { MAIN, useCurrentBuild } from '../support/current-build.js'
 import { parsePrometheusText } from '../support/prometheus-text.js'
+import { freePort } from '../support/free-port.js'
 
 // stdout is a FIFO whose reader stops reading, as a stuck log shipper does. The service must keep
-// its memory (lines beyond LOG_BUFFER_LIMIT dropped and counted), say what it dropped once the
+// its memory (lines beyond its 16 MiB log buffer dropped and counted), say what it dropped once the
 // reader catches up, and still stop on SIGTERM.
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0))
-    })
-  })
 
 const rssKb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
 
@@ -39,8 +32,12 @@ const drain = (fd: number): string => {
   return Buffer.concat(chunks).toString('utf8')
 }
 
+// A 404's log line names the request id it was sent: with the longest one, about 250 bytes.
+const LONGEST_REQUEST_ID = 'x'.repeat(128)
+const WAVE = 50
+
 describe('a stdout reader that stalls', function () {
-  this.timeout(60_000)
+  this.timeout(180_000)
   useCurrentBuild()
   let dir = ''
   let child: ChildProcess | undefined
@@ -52,7 +49,7 @@ describe('a stdout reader that stalls', function () {
     if (dir !== '') rmSync(dir, { recursive: true, force: true })
   })
 
-  it('drops and counts lines past LOG_BUFFER_LIMIT, warns once the reader catches up, and still stops on SIGTERM', async function () {
+  it('drops and counts lines past the log buffer, warns once the reader catches up, and still stops on SIGTERM', async function () {
     dir = mkdtempSync(join(tmpdir(), 'plant-store-fifo-'))
     const fifo = join(dir, 'stdout')
     execFileSync('mkfifo', [fifo])
@@ -65,7 +62,6 @@ describe('a stdout reader that stalls', function () {
         PORT: String(port),
         METRICS_PORT: String(metricsPort),
         PLANT_STORE_TOKENS: 'stalled-reader-token-0123456789',
-        LOG_BUFFER_LIMIT: '256KiB',
         SHUTDOWN_DRAIN_MS: '0',
         SHUTDOWN_GRACE_MS: '1000',
         MONGODB_TIMEOUT_MS: '1000',
@@ -84,31 +80,40 @@ describe('a stdout reader that stalls', function () {
     }
     const pid = child.pid as number
     const before = rssKb(pid)
+    const wave = () =>
+      Promise.all(
+        Array.from({ length: WAVE }, () => fetch(`${url}/nowhere`, { headers: { 'X-Request-Id': LONGEST_REQUEST_ID } }).then((r) => r.arrayBuffer())),
+      )
+    const droppedLines = async () => {
+      const metrics = parsePrometheusText(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text())
+      return metrics.find((sample) => sample.name === 'plant_store_log_lines_dropped_total')?.value ?? 0
+    }
 
-    // 404s: one log line each, about 200 bytes; 6,000 of them are far more than the pipe and the buffer hold.
-    for (let wave = 0; wave < 120; wave += 1) {
-      await Promise.all(Array.from({ length: 50 }, () => fetch(`${url}/nowhere`).then((r) => r.arrayBuffer())))
+    // 404s, one log line each: some 67,000 fill the pipe and the buffer; sent until the metric
+    // counts more than 1,000 dropped, or 200,000 at most.
+    let dropped = 0
+    for (let sent = 0; dropped <= 1000 && sent < 200_000; sent += 20 * WAVE) {
+      for (let waves = 0; waves < 20; waves += 1) await wave()
+      dropped = await droppedLines()
     }
     const grownMb = (rssKb(pid) - before) / 1024
     expect(grownMb, 'MB the process grew by').to.be.below(64)
-    const metrics = parsePrometheusText(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text())
-    const dropped = metrics.find((sample) => sample.name === 'plant_store_log_lines_dropped_total')?.value ?? 0
     expect(dropped, 'lines dropped, as the metric counts them').to.be.greaterThan(1000)
 
-    // The reader catches up: what was buffered arrives, then one warning naming the count.
-    let seen = ''
-    for (let attempt = 0; attempt < 50 && !seen.includes('log lines dropped'); attempt += 1) {
-      seen += drain(reader)
-      await new Promise((resolve) => setTimeout(resolve, 100))
+    // The reader catches up: what was buffered (16 MiB) arrives, then one warning naming the count.
+    let partial = ''
+    let warning: string | undefined
+    for (const until = performance.now() + 30_000; warning === undefined && performance.now() < until; ) {
+      const lines = (partial + drain(reader)).split('\n')
+      partial = lines.pop() ?? ''
+      warning = lines.find((line) => line.includes('"msg":"log lines dropped"'))
+      await new Promise((resolve) => setTimeout(resolve, 5))
     }
-    const warning = seen.split('\n').find((line) => line.includes('"msg":"log lines dropped"'))
     expect(warning, 'the warning once the reader caught up').to.be.a('string')
     expect((JSON.parse(warning ?? '{}') as { count: number }).count).to.be.greaterThan(1000)
 
-    // It stalls again, with the buffer full, and the service is asked to stop.
-    for (let wave = 0; wave < 60; wave += 1) {
-      await Promise.all(Array.from({ length: 50 }, () => fetch(`${url}/nowhere`).then((r) => r.arrayBuffer())))
-    }
+    // It stalls again, the pipe full and lines waiting in the buffer, and the service is asked to stop.
+    for (let waves = 0; waves < 60; waves += 1) await wave()
     const signalled = performance.now()
     child.kill('SIGTERM')
     const [code] = (await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve(['still running']), 10_000))])) as [unknown]

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type BrowserContext } from 'playwright-core'
+import { reportPending } from './pending.js'
 
 // A real browser for the tests that need one: Debian's chromium, headless, with a fresh profile
 // each run (nothing cached, no state from another run) and nothing that calls out to the internet.
@@ -40,5 +41,30 @@ export const launchBrowser = async (): Promise<Browser | { readonly missing: str
   } catch (error) {
     rmSync(profile, { recursive: true, force: true })
     return { missing: `${CHROMIUM} does not start here: ${String(error).split('\n')[0]}` }
+  }
+}
+
+/**
+ * The browser of a suite: launched before it and closed after it; where none can start here,
+ * the suite is pending, `what` naming it.
+ */
+export const useBrowser = (what: string): { readonly context: () => BrowserContext } => {
+  let browser: Browser | undefined
+  before(async function () {
+    const launched = await launchBrowser()
+    if ('missing' in launched) {
+      reportPending(what, launched.missing)
+      this.skip()
+    }
+    browser = launched
+  })
+  after(async function () {
+    await browser?.close()
+  })
+  return {
+    context: () => {
+      if (browser === undefined) throw new Error('the browser is launched before the suite')
+      return browser.context
+    },
   }
 }

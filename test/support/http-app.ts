@@ -68,6 +68,50 @@ export const startTestApp = async (
   }
 }
 
+/** The app of the test running now, served as `startTestApp` serves it. */
+export interface TestAppFixture {
+  readonly url: string
+  readonly deps: HttpAppDeps
+  readonly log: TestApp['log']
+  /** Closes this test's app and serves another in its place, for a test that needs other settings. */
+  readonly restart: (overrides?: Partial<HttpAppDeps>, limits?: Partial<HttpServerLimits>) => Promise<void>
+}
+
+/**
+ * The fixture of a suite against the app: one served before each test (with what `overrides`
+ * gives for that test) and closed after it.
+ */
+export const useTestApp = (overrides: () => Partial<HttpAppDeps> = () => ({}), limits: Partial<HttpServerLimits> = {}): TestAppFixture => {
+  let app: TestApp | undefined
+  const current = (): TestApp => {
+    if (app === undefined) throw new Error('the app is served before each test')
+    return app
+  }
+  beforeEach(async function () {
+    app = await startTestApp(overrides(), limits)
+  })
+  afterEach(async function () {
+    await app?.close()
+    app = undefined
+  })
+  return {
+    get url() {
+      return current().url
+    },
+    get deps() {
+      return current().deps
+    },
+    get log() {
+      return current().log
+    },
+    restart: async (nextOverrides = {}, nextLimits = {}) => {
+      await current().close()
+      app = undefined
+      app = await startTestApp(nextOverrides, nextLimits)
+    },
+  }
+}
+
 /** POSTs a body to /plants, as text (sent as is) or as bytes, with the test token by default. */
 export const postPlant = (
   url: string,

@@ -1,9 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { connect, createServer } from 'node:net'
+import { connect } from 'node:net'
 import { join } from 'node:path'
 import { ROOT } from './clean-clone.js'
+import { freePort } from './free-port.js'
 
 // The project's load balancer recipe, deploy/nginx.conf, run by a local nginx in front of
 // services on loopback. The file is changed only where a test must: the instances' and the
@@ -44,15 +45,6 @@ export const rewriteForLoopback = (conf: string, options: { readonly upstreams: 
     `error_log ${join(options.dir, 'error.log')} warn;`,
     listening.replace(/^http \{$/m, ['http {', `  access_log ${join(options.dir, 'access.log')};`, ...paths].join('\n')),
   ].join('\n')
-}
-
-/** A loopback port free at the time of asking. */
-export const freePort = async (): Promise<number> => {
-  const server = createServer().listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
 }
 
 const accepts = (port: number): Promise<boolean> =>

@@ -1,5 +1,6 @@
 import { expect } from 'chai'
 import { once } from 'node:events'
+import { request } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { checkRawExchange } from './traffic-check.js'
 
@@ -102,3 +103,18 @@ export const rawExchange = async (url: string, request: string): Promise<string>
   await checkRawExchange(url, request, reply)
   return reply
 }
+
+/**
+ * The status of a GET /healthz on a connection of its own from `localAddress` (one of
+ * 127.0.0.0/8, so that the server sees another client), or 0 when no answer came within 2 s.
+ */
+export const healthzFrom = (port: number, localAddress = '127.0.0.1'): Promise<number> =>
+  new Promise((resolve) => {
+    const req = request({ host: '127.0.0.1', port, path: '/healthz', localAddress, agent: false, timeout: 2000 }, (res) => {
+      res.resume()
+      res.on('end', () => resolve(res.statusCode ?? 0))
+    })
+    req.on('timeout', () => req.destroy())
+    req.on('error', () => resolve(0))
+    req.end()
+  })

@@ -11,7 +11,7 @@ import { flap, OBSERVED_FLAPPING } from '../../support/mongo-peer/flapping.js'
 import { startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
 import { expectErrorDocument, expectPlant } from '../../support/responses.js'
 import { serviceContract, startServiceOn } from './service.contract.js'
-import { freshDbName, storedDocuments, timed } from './support.js'
+import { storedDocuments, timed, useWirePeer } from './support.js'
 
 // The service takes its driver timeouts from the connection string when it names them: short
 // ones here, so that waiting out an outage does not make the test slow. The operation deadline
@@ -22,37 +22,27 @@ const BOUND_MS = DEADLINE_MS + 1500
 
 describe('the service on MongoDB under faults (wire peer)', function () {
   this.timeout(20_000)
-  let peer: MongoPeer
-  let dbName: string
-  const services: RunningService[] = []
+  const wire = useWirePeer('service')
+  const { stored } = wire
 
+  // Closed after the test, unless the test closed it.
   const startOnPeer = async (env: Readonly<Record<string, string>> = {}): Promise<RunningService> => {
-    const service = await startServiceOn(`${peer.uri}&${TEST_URI_OPTIONS}`, dbName, env)
-    services.push(service)
-    return service
+    const service = await startServiceOn(`${wire.peer.uri}&${TEST_URI_OPTIONS}`, wire.dbName, env)
+    let closed: Promise<void> | undefined
+    return wire.closeAfter({ ...service, close: () => (closed ??= service.close()) })
   }
-  const stored = () => peer.documents(`${dbName}.plants`)
   const readyz = (url: string) => fetch(`${url}/readyz`)
-
-  beforeEach(async function () {
-    peer = await startMongoPeer()
-    dbName = freshDbName('service')
-  })
-  afterEach(async function () {
-    await Promise.all(services.splice(0).map((service) => service.close()))
-    await peer.stop()
-  })
 
   describe('MongoDB unreachable or slow', function () {
     it('starts while MongoDB is down: 503 until it comes up, then 200, all by itself', async function () {
-      await peer.goDown()
+      await wire.peer.goDown()
       const { url } = await startOnPeer()
       await expectErrorDocument(await readyz(url), 503)
       const { result: refused, ms } = await timed(() => postPlant(url, '{"id":1,"name":"Monstera"}'))
       const message = await expectErrorDocument(refused, 503)
       expect(ms).to.be.below(BOUND_MS)
       expect(message).to.not.match(/mongo|127\.0\.0\.1|ECONN|topology|selection/i)
-      await peer.comeBack()
+      await wire.peer.comeBack()
       await eventuallyStatus(() => readyz(url), 200)
       await expectPlant(await postPlant(url, '{"id":1,"name":"Monstera"}'), { name: 'Monstera' })
       expect(stored()).to.have.length(1)
@@ -61,12 +51,12 @@ describe('the service on MongoDB under faults (wire peer)', function () {
     it('answers 503 within the deadline while MongoDB is down, and 200 again once it is back', async function () {
       const { url } = await startOnPeer()
       await expectPlant(await postPlant(url, '{"id":1,"name":"Monstera"}'), { name: 'Monstera' })
-      await peer.goDown()
+      await wire.peer.goDown()
       const { result: refused, ms } = await timed(() => postPlant(url, '{"id":2,"name":"Fern"}'))
       await expectErrorDocument(refused, 503)
       expect(ms).to.be.below(BOUND_MS)
       await expectErrorDocument(await readyz(url), 503)
-      await peer.comeBack()
+      await wire.peer.comeBack()
       await eventuallyStatus(() => postPlant(url, '{"id":2,"name":"Fern"}'), 200)
       expect(stored()).to.have.length(2)
     })
@@ -74,11 +64,11 @@ describe('the service on MongoDB under faults (wire peer)', function () {
     it('answers 503 within the deadline when MongoDB does not answer in time', async function () {
       const { url } = await startOnPeer()
       expect((await readyz(url)).status).to.equal(200)
-      peer.faults.inject('insert', { kind: 'delayReply', ms: 30_000 })
+      wire.peer.faults.inject('insert', { kind: 'delayReply', ms: 30_000 })
       const { result: refused, ms } = await timed(() => postPlant(url, '{"id":1,"name":"Monstera"}'))
       await expectErrorDocument(refused, 503)
       expect(ms).to.be.below(BOUND_MS)
-      peer.faults.clear()
+      wire.peer.faults.clear()
       // The slow write did land: the client's retry is a replay.
       await expectPlant(await postPlant(url, '{"id":1,"name":"Monstera"}'), { name: 'Monstera' })
       expect(stored()).to.have.length(1)
@@ -89,7 +79,7 @@ describe('the service on MongoDB under faults (wire peer)', function () {
       const deadlineMs = 1500
       const { url } = await startOnPeer({ MONGODB_TIMEOUT_MS: String(deadlineMs) })
       await eventuallyStatus(() => readyz(url), 200)
-      peer.faults.inject('insert', { kind: 'delayReply', ms: 0.6 * deadlineMs })
+      wire.peer.faults.inject('insert', { kind: 'delayReply', ms: 0.6 * deadlineMs })
       const start = performance.now()
       const statuses = await Promise.all(
         Array.from({ length: 200 }, async (_, index) => {
@@ -110,20 +100,20 @@ describe('the service on MongoDB under faults (wire peer)', function () {
     it('is not ready while a ping takes longer than a probe waits (1 s), though creates still succeed', async function () {
       const { url } = await startOnPeer()
       expect((await readyz(url)).status).to.equal(200)
-      peer.faults.inject('ping', { kind: 'delayReply', ms: 2500 })
+      wire.peer.faults.inject('ping', { kind: 'delayReply', ms: 2500 })
       // The last answer serves /readyz for a second: storage is asked at most once a second.
       await new Promise((resolve) => setTimeout(resolve, DEFAULT_READINESS_MAX_AGE_MS))
       const { result: notReady, ms } = await timed(() => readyz(url))
       await expectErrorDocument(notReady, 503)
       expect(ms).to.be.below(1000 + 500)
       await expectPlant(await postPlant(url, '{"id":1,"name":"Monstera"}'), { name: 'Monstera' })
-      peer.faults.clear()
+      wire.peer.faults.clear()
       await eventuallyStatus(() => readyz(url), 200)
     })
 
     it('loses nothing and stores nothing twice when the connection drops in the middle of an insert', async function () {
       const { url } = await startOnPeer()
-      peer.faults.inject('insert', { kind: 'dropAfterRun' }, 1)
+      wire.peer.faults.inject('insert', { kind: 'dropAfterRun' }, 1)
       await expectPlant(await postPlant(url, '{"id":1,"name":"Monstera"}'), { name: 'Monstera' })
       await expectPlant(await postPlant(url, '{"id":1,"name":"Monstera"}'), { name: 'Monstera' })
       expect(stored()).to.deep.equal([{ _id: Long.fromBigInt(1n), name: 'Monstera' }])
@@ -167,7 +157,7 @@ describe('the service on MongoDB under faults (wire peer)', function () {
       }
       const clients = [...Array.from({ length: 50 }, client), prober()]
       await new Promise((resolve) => setTimeout(resolve, 500))
-      await flap(peer, OBSERVED_FLAPPING)
+      await flap(wire.peer, OBSERVED_FLAPPING)
       const lastFlap = performance.now()
       await eventuallyStatus(() => readyz(url), 200, RECOVERY_BOUND_MS)
       await eventuallyStatus(() => postPlant(url, '{"id":-1,"name":"after the flapping"}'), 200, RECOVERY_BOUND_MS)
@@ -193,7 +183,7 @@ describe('the service on MongoDB under faults (wire peer)', function () {
     it('answers 503, not 500, to WriteConflict, Interrupted and LockTimeout, and stores on the retry', async function () {
       const { url } = await startOnPeer()
       for (const [index, { code, codeName, errmsg }] of TRANSIENT_SERVER_ERRORS.slice(0, 3).entries()) {
-        peer.faults.inject('insert', serverError(code, codeName, errmsg), 1)
+        wire.peer.faults.inject('insert', serverError(code, codeName, errmsg), 1)
         const body = `{"id":${index + 1},"name":"Monstera"}`
         await expectErrorDocument(await postPlant(url, body), 503)
         await expectPlant(await postPlant(url, body), { name: 'Monstera' })
@@ -205,15 +195,15 @@ describe('the service on MongoDB under faults (wire peer)', function () {
   describe('a configuration fault', function () {
     it('a refused credential: 503, logged at error level with its cause, counted as misconfigured, named by /readyz', async function () {
       const log = makeMemoryLogger()
-      const uri = `${peer.uri.replace('mongodb://', 'mongodb://plants:wrong@')}&authSource=admin&${TEST_URI_OPTIONS}`
+      const uri = `${wire.peer.uri.replace('mongodb://', 'mongodb://plants:wrong@')}&authSource=admin&${TEST_URI_OPTIONS}`
       const config = expectRight(
-        loadConfig({ PORT: '0', HOST: '127.0.0.1', PLANT_STORE_TOKENS: TOKEN, MONGODB_URI: uri, MONGODB_DB: dbName, SHUTDOWN_DRAIN_MS: '0', METRICS_PORT: '0' }),
+        loadConfig({ PORT: '0', HOST: '127.0.0.1', PLANT_STORE_TOKENS: TOKEN, MONGODB_URI: uri, MONGODB_DB: wire.dbName, SHUTDOWN_DRAIN_MS: '0', METRICS_PORT: '0' }),
       )
       let metricsUrl = ''
       const service = expectRight(
         await startService(config, log, (_message, fields) => (metricsUrl = String(fields?.['metricsUrl'] ?? metricsUrl))),
       )
-      services.push(service)
+      wire.closeAfter(service)
       const refused = await expectErrorDocument(await postPlant(service.url, '{"id":1,"name":"Monstera"}'), 503)
       expect(refused).to.match(/configuration: MongoDB refused the credential .*An operator must correct it\.$/)
       expect(refused).to.not.include('wrong')
@@ -235,11 +225,10 @@ describe('the service on MongoDB under faults (wire peer)', function () {
     it('finishes a request in flight before it closes MongoDB on shutdown', async function () {
       const service = await startOnPeer()
       expect((await readyz(service.url)).status).to.equal(200)
-      peer.faults.inject('insert', { kind: 'delayReply', ms: 300 }, 1)
+      wire.peer.faults.inject('insert', { kind: 'delayReply', ms: 300 }, 1)
       const inFlight = postPlant(service.url, '{"id":1,"name":"Monstera"}')
       await new Promise((resolve) => setTimeout(resolve, 100))
       await Promise.all([service.close(), expectPlant(await inFlight, { name: 'Monstera' })])
-      services.splice(services.indexOf(service), 1)
       expect(stored()).to.have.length(1)
     })
   })

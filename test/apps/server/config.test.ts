@@ -145,11 +145,22 @@ describe('configuration from the environment', function () {
     }
   })
 
-  it('bounds in-memory storage by IN_MEMORY_MAX_PLANTS and IN_MEMORY_MAX_BYTES', function () {
-    expect(expectRight(loadConfig({ IN_MEMORY_MAX_PLANTS: '500', IN_MEMORY_MAX_BYTES: '1GiB' })).storage).to.deep.equal({
+  it('bounds in-memory storage by IN_MEMORY_MAX_PLANTS, in plants and in the bytes that follow from them', function () {
+    expect(expectRight(loadConfig({})).storage).to.deep.equal({ _tag: 'InMemory', limits: { maxPlants: 100_000, maxBytes: 64 * 1024 ** 2 } })
+    expect(expectRight(loadConfig({ IN_MEMORY_MAX_PLANTS: '25000' })).storage).to.deep.equal({
       _tag: 'InMemory',
-      limits: { maxPlants: 500, maxBytes: 1024 ** 3 },
+      limits: { maxPlants: 25_000, maxBytes: 16 * 1024 ** 2 },
     })
+    expect(expectRight(loadConfig({ IN_MEMORY_MAX_PLANTS: '20000000' })).storage).to.deep.equal({
+      _tag: 'InMemory',
+      limits: { maxPlants: 20_000_000, maxBytes: 200 * 64 * 1024 ** 2 },
+    })
+  })
+
+  it('no longer reads IN_MEMORY_MAX_BYTES nor LOG_BUFFER_LIMIT: their bounds are constants', function () {
+    const config = expectRight(loadConfig({ IN_MEMORY_MAX_BYTES: '1GiB', LOG_BUFFER_LIMIT: '256KiB' }))
+    expect(config.storage).to.deep.equal({ _tag: 'InMemory', limits: { maxPlants: 100_000, maxBytes: 64 * 1024 ** 2 } })
+    expect(config.logBufferBytes).to.equal(16 * 1024 ** 2)
   })
 
   const bad: ReadonlyArray<readonly [string, string]> = [
@@ -183,8 +194,6 @@ describe('configuration from the environment', function () {
     ['SHUTDOWN_GRACE_MS', '10s'],
     ['IN_MEMORY_MAX_PLANTS', '-5'],
     ['IN_MEMORY_MAX_PLANTS', 'many'],
-    ['IN_MEMORY_MAX_BYTES', '1000'],
-    ['IN_MEMORY_MAX_BYTES', '65gb'],
   ]
   for (const [name, value] of bad) {
     it(`refuses ${name}=${JSON.stringify(value)}, naming the variable and not echoing the value`, function () {

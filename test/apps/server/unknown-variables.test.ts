@@ -15,9 +15,11 @@ describe('variables that look like the service’s and are not read', function (
   })
 
   it('names a variable it no longer reads as such', function () {
-    expect(named({ JSON_NUMBER_LIMIT: '40', JSON_DEPTH_LIMIT: '8' })).to.deep.equal([
+    expect(named({ JSON_NUMBER_LIMIT: '40', JSON_DEPTH_LIMIT: '8', IN_MEMORY_MAX_BYTES: '1gb', LOG_BUFFER_LIMIT: '1mb' })).to.deep.equal([
+      { name: 'IN_MEMORY_MAX_BYTES', didYouMean: undefined, noLongerRead: true },
       { name: 'JSON_DEPTH_LIMIT', didYouMean: undefined, noLongerRead: true },
       { name: 'JSON_NUMBER_LIMIT', didYouMean: undefined, noLongerRead: true },
+      { name: 'LOG_BUFFER_LIMIT', didYouMean: undefined, noLongerRead: true },
     ])
   })
 

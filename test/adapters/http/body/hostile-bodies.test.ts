@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
 import { gzipSync } from 'node:zlib'
-import { postPlant, startTestApp, type TestApp } from '../../../support/http-app.js'
+import { postPlant, useTestApp } from '../../../support/http-app.js'
 import { cpuMillisecondsOf, hostileJson, longestZeroRun } from '../../../support/hostile-json.js'
 import { expectErrorDocument } from '../../../support/responses.js'
 
@@ -13,13 +13,7 @@ const gzipped = (text: string): Uint8Array => new Uint8Array(gzipSync(text))
 
 describe('POST /plants with hostile bodies', function () {
   this.timeout(60_000)
-  let app: TestApp
-  beforeEach(async function () {
-    app = await startTestApp()
-  })
-  afterEach(async function () {
-    await app.close()
-  })
+  const app = useTestApp()
 
   for (const [label, ignored, reason] of [
     ['1.000…0001 with 65,500 zeros', longestZeroRun, 'the request body holds a number longer than 100 characters'],
@@ -55,8 +49,7 @@ describe('POST /plants with hostile bodies', function () {
   })
 
   it('takes the JSON limits it is given', async function () {
-    await app.close()
-    app = await startTestApp({ jsonLimits: { maxNumberLength: 3, maxDepth: 1 } })
+    await app.restart({ jsonLimits: { maxNumberLength: 3, maxDepth: 1 } })
     await expectErrorDocument(await postPlant(app.url, '{"id":1000,"name":"x"}'), 400)
     await expectErrorDocument(await postPlant(app.url, '{"id":1,"name":"x","a":[]}'), 400)
     expect((await postPlant(app.url, '{"id":100,"name":"x"}')).status).to.equal(200)

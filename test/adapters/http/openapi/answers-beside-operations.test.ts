@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { openApiDocument } from '../../../../adapters/http/openapi/document.js'
 import { HTTP_METHODS } from '../../../../adapters/http/openapi/document-shape.js'
 import { createHttpApp, createHttpServer } from '../../../../adapters/http/index.js'
-import { startTestApp, type TestApp } from '../../../support/http-app.js'
+import { useTestApp } from '../../../support/http-app.js'
 import { TEST_BODY_LIMIT_BYTES } from '../../../support/limits.js'
 import { rawExchange as raw } from '../../../support/raw-http.js'
 import { checkTrafficOf, forgetTrafficOf } from '../../../support/traffic-check.js'
@@ -23,13 +23,7 @@ const served = Object.entries(document.paths).map(([path, item]) => ({
 const UNKNOWN = '/no-such-path'
 
 describe('answers beside the operations', function () {
-  let app: TestApp
-  beforeEach(async function () {
-    app = await startTestApp()
-  })
-  afterEach(async function () {
-    await app.close()
-  })
+  const app = useTestApp()
 
   for (const { path, methods } of served) {
     const others = HTTP_METHODS.filter((m) => !methods.includes(m) && !(m === 'head' && methods.includes('get')))

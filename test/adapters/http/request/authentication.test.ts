@@ -3,7 +3,7 @@ import { connect } from 'node:net'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { makeInMemoryPlantStore, type InMemoryPlantStore } from '../../../../adapters/in-memory/index.js'
 import { authenticationUnavailable, insufficientScope, type Authenticator } from '../../../../core/index.js'
-import { TOKEN, postPlant, startTestApp, type TestApp } from '../../../support/http-app.js'
+import { TOKEN, postPlant, useTestApp } from '../../../support/http-app.js'
 import { checkRawExchange } from '../../../support/traffic-check.js'
 import { expectErrorDocument, expectPlant } from '../../../support/responses.js'
 
@@ -12,14 +12,10 @@ const MISSING = 'Bearer realm="plant-store"'
 const INVALID = 'Bearer realm="plant-store", error="invalid_token"'
 
 describe('POST /plants authentication', function () {
-  let app: TestApp
   let store: InMemoryPlantStore
-  beforeEach(async function () {
+  const app = useTestApp(() => {
     store = makeInMemoryPlantStore()
-    app = await startTestApp({ plantStore: store })
-  })
-  afterEach(async function () {
-    await app.close()
+    return { plantStore: store }
   })
 
   const expectRefused = async (response: Response, challenge: string) => {
@@ -125,8 +121,7 @@ describe('POST /plants authentication', function () {
 
   describe('what the authenticator reports', function () {
     const withAuthenticator = async (authenticator: Authenticator) => {
-      await app.close()
-      app = await startTestApp({ plantStore: store, authenticator })
+      await app.restart({ plantStore: store, authenticator })
     }
 
     it('answers 403 with insufficient_scope and the scope for a token without the required scope', async function () {

@@ -3,9 +3,8 @@ import { once } from 'node:events'
 import { createServer, request, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { BrowserContext } from 'playwright-core'
-import { launchBrowser } from '../../../support/browser.js'
+import { useBrowser } from '../../../support/browser.js'
 import { startTestApp, TOKEN, type TestApp } from '../../../support/http-app.js'
-import { reportPending } from '../../../support/pending.js'
 
 // CORS as a browser applies it: a page of an allowed origin calls the API and reads what it needs
 // (the answer, its request id, a 401's challenge); a page of any other origin is refused by its
@@ -49,18 +48,11 @@ describe('CORS, from pages of other origins in headless Chromium', function () {
   this.timeout(60_000)
   let app: TestApp | undefined
   let pages: Server | undefined
-  let context: BrowserContext | undefined
-  let closeBrowser: (() => Promise<void>) | undefined
   let pagePort = 0
 
+  const browser = useBrowser('CORS in a headless browser')
+
   before(async function () {
-    const launched = await launchBrowser()
-    if ('missing' in launched) {
-      reportPending('CORS in a headless browser', launched.missing)
-      this.skip()
-    }
-    context = launched.context
-    closeBrowser = launched.close
     pages = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(PAGE))
     pages.listen(0, '127.0.0.1')
     await once(pages, 'listening')
@@ -68,27 +60,26 @@ describe('CORS, from pages of other origins in headless Chromium', function () {
     app = await startTestApp({ crossOrigin: { origins: [`http://127.0.0.1:${pagePort}`] } })
   })
   after(async function () {
-    await closeBrowser?.()
     await app?.close()
     pages?.close()
   })
 
   it('lets a page of an allowed origin create a plant and read its answer and request id', async function () {
-    if (context === undefined || app === undefined) return expect.fail('the browser or the app did not start')
-    const seen = await callFromPage(context, `http://127.0.0.1:${pagePort}/`, app.url, TOKEN)
+    if (app === undefined) return expect.fail('the app did not start')
+    const seen = await callFromPage(browser.context(), `http://127.0.0.1:${pagePort}/`, app.url, TOKEN)
     expect(seen).to.deep.equal({ status: 200, body: '{"name":"Fern"}', requestId: 'from-the-page-1', challenge: null })
   })
 
   it("lets that page read a 401's challenge, so it can tell the user to sign in again", async function () {
-    if (context === undefined || app === undefined) return expect.fail('the browser or the app did not start')
-    const seen = await callFromPage(context, `http://127.0.0.1:${pagePort}/`, app.url, 'a-token-nobody-issued-0000')
+    if (app === undefined) return expect.fail('the app did not start')
+    const seen = await callFromPage(browser.context(), `http://127.0.0.1:${pagePort}/`, app.url, 'a-token-nobody-issued-0000')
     expect(seen).to.deep.include({ status: 401, requestId: 'from-the-page-1' })
     expect(seen).to.have.property('challenge').that.matches(/^Bearer realm="plant-store", error="invalid_token"/)
   })
 
   it('refuses a page of any other origin: its browser gets no answer to read, and nothing is stored', async function () {
-    if (context === undefined || app === undefined) return expect.fail('the browser or the app did not start')
-    const seen = await callFromPage(context, `http://localhost:${pagePort}/`, app.url, TOKEN, '77')
+    if (app === undefined) return expect.fail('the app did not start')
+    const seen = await callFromPage(browser.context(), `http://localhost:${pagePort}/`, app.url, TOKEN, '77')
     expect(seen).to.have.property('refused').that.matches(/TypeError: Failed to fetch/)
     const later = await fetch(`${app.url}/plants`, {
       method: 'POST',

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { traceParentFrom } from '../../../../adapters/http/request/trace-parent.js'
-import { postPlant, startTestApp, type TestApp } from '../../../support/http-app.js'
+import { postPlant, useTestApp } from '../../../support/http-app.js'
 
 // A W3C traceparent is honoured with no tracer configured: its trace id is on the request's log
 // line. One that is not valid is ignored, never refused.
@@ -35,13 +35,7 @@ describe('traceparent', function () {
   })
 
   describe('on the request log line, with no tracer', function () {
-    let app: TestApp
-    beforeEach(async function () {
-      app = await startTestApp()
-    })
-    afterEach(async function () {
-      await app.close()
-    })
+    const app = useTestApp()
 
     const lineOf = (requestId: string): Record<string, unknown> | undefined =>
       app.log.lines.find((line) => line['requestId'] === requestId && line['msg'] === 'request')

@@ -4,19 +4,15 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { DEFAULT_IN_MEMORY_LIMITS, makeInMemoryPlantStore, type InMemoryPlantStore } from '../../../../adapters/in-memory/index.js'
 import type { PlantStore } from '../../../../core/index.js'
 import { expectRight } from '../../../support/either.js'
-import { postPlant, startTestApp, type TestApp } from '../../../support/http-app.js'
+import { postPlant, useTestApp } from '../../../support/http-app.js'
 import { plant } from '../../../support/plants.js'
 import { expectErrorDocument, expectPlant } from '../../../support/responses.js'
 
 describe('POST /plants', function () {
-  let app: TestApp
   let store: InMemoryPlantStore
-  beforeEach(async function () {
+  const app = useTestApp(() => {
     store = makeInMemoryPlantStore()
-    app = await startTestApp({ plantStore: store })
-  })
-  afterEach(async function () {
-    await app.close()
+    return { plantStore: store }
   })
 
 
@@ -291,23 +287,21 @@ describe('POST /plants', function () {
 
   describe('when storage fails', function () {
     it('answers 503 when storage is unavailable, with no internals in the message', async function () {
-      await app.close()
       const down: PlantStore = {
         insertUnlessExists: () => TE.left({ _tag: 'StorageUnavailable', cause: new Error('connect ECONNREFUSED 10.0.0.1') }),
         checkReady: () => TE.left({ _tag: 'StorageUnavailable', cause: new Error('down') }),
       }
-      app = await startTestApp({ plantStore: down })
+      await app.restart({ plantStore: down })
       const message = await expectErrorDocument(await postPlant(app.url, '{"id":1,"name":"x"}'), 503)
       expect(message).to.not.include('ECONNREFUSED')
     })
 
     it('answers 500 with a generic message when something unexpected throws', async function () {
-      await app.close()
       const broken: PlantStore = {
         insertUnlessExists: () => () => Promise.reject(new TypeError('cannot read properties of undefined (secret)')),
         checkReady: () => TE.right(undefined),
       }
-      app = await startTestApp({ plantStore: broken })
+      await app.restart({ plantStore: broken })
       const message = await expectErrorDocument(await postPlant(app.url, '{"id":1,"name":"x"}'), 500)
       expect(message).to.not.match(/secret|TypeError|at /)
       const logged = app.log.lines.find((line) => line['status'] === 500)

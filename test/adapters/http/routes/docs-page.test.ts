@@ -2,10 +2,8 @@ import { expect } from 'chai'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { BrowserContext } from 'playwright-core'
-import { launchBrowser } from '../../../support/browser.js'
+import { useBrowser } from '../../../support/browser.js'
 import { startTestApp, type TestApp } from '../../../support/http-app.js'
-import { reportPending } from '../../../support/pending.js'
 
 const ARTIFACTS = fileURLToPath(new URL('../../../../test-artifacts/', import.meta.url))
 
@@ -13,28 +11,19 @@ const ARTIFACTS = fileURLToPath(new URL('../../../../test-artifacts/', import.me
 describe('the /docs page in a headless browser', function () {
   this.timeout(60_000)
   let app: TestApp | undefined
-  let browser: BrowserContext | undefined
-  let closeBrowser: (() => Promise<void>) | undefined
+  const browser = useBrowser('the /docs page in a headless browser')
 
   before(async function () {
-    const launched = await launchBrowser()
-    if ('missing' in launched) {
-      reportPending('the /docs page in a headless browser', launched.missing)
-      this.skip()
-    }
-    browser = launched.context
-    closeBrowser = launched.close
     app = await startTestApp({ basePath: '/api/v1' })
   })
   after(async function () {
-    await closeBrowser?.()
     await app?.close()
   })
 
   it('renders POST /plants with its schemas, every status and the bearer scheme, from this host only, with no console error', async function () {
-    if (browser === undefined || app === undefined) return expect.fail('the browser or the app did not start')
+    if (app === undefined) return expect.fail('the app did not start')
     const url = app.url
-    const page = await browser.newPage()
+    const page = await browser.context().newPage()
     const problems: Array<string> = []
     const hosts = new Set<string>()
     page.on('console', (message) => {

@@ -3,18 +3,12 @@ import { createHttpApp } from '../../../../adapters/http/index.js'
 import { type InMemoryPlantStore } from '../../../../adapters/in-memory/index.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { storageUnavailable, type PlantStore } from '../../../../core/index.js'
-import { TOKEN, postPlant, startTestApp, type TestApp } from '../../../support/http-app.js'
+import { TOKEN, postPlant, useTestApp } from '../../../support/http-app.js'
 import { rawExchange } from '../../../support/raw-http.js'
 import { expectErrorDocument, expectPlant } from '../../../support/responses.js'
 
 describe('routes beside the operation', function () {
-  let app: TestApp
-  beforeEach(async function () {
-    app = await startTestApp()
-  })
-  afterEach(async function () {
-    await app.close()
-  })
+  const app = useTestApp()
 
   for (const method of ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
     it(`answers 405 with Allow: POST to ${method} /plants`, async function () {
@@ -127,12 +121,11 @@ describe('routes beside the operation', function () {
   })
 
   it('serves GET /readyz with 503 while storage does not answer', async function () {
-    await app.close()
     const down: PlantStore = {
       insertUnlessExists: () => TE.left(storageUnavailable(new Error('down'))),
       checkReady: () => TE.left(storageUnavailable(new Error('down'))),
     }
-    app = await startTestApp({ plantStore: down })
+    await app.restart({ plantStore: down })
     await expectErrorDocument(await fetch(`${app.url}/readyz`), 503)
     expect((await fetch(`${app.url}/healthz`)).status).to.equal(200)
   })
@@ -148,8 +141,7 @@ describe('routes beside the operation', function () {
 
   describe('with a base path', function () {
     beforeEach(async function () {
-      await app.close()
-      app = await startTestApp({ basePath: '/api/v1' })
+      await app.restart({ basePath: '/api/v1' })
     })
 
     it('serves the operation under the base path only', async function () {

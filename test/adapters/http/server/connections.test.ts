@@ -1,8 +1,8 @@
 import { expect } from 'chai'
-import { request } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { clientOf } from '../../../../adapters/http/server/connections.js'
 import { startTestApp, type TestApp } from '../../../support/http-app.js'
+import { healthzFrom } from '../../../support/raw-http.js'
 
 // One client address holding every connection slot with sockets it never writes to, reopened as
 // the server closes them, must not lock others out: another address still gets its requests
@@ -34,17 +34,6 @@ const hold = (port: number, count: number): { readonly stop: () => void; readonl
     held: () => sockets.size,
   }
 }
-
-const healthzFrom = (port: number, localAddress: string): Promise<number> =>
-  new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port, path: '/healthz', localAddress, agent: false, timeout: 2000 }, (res) => {
-      res.resume()
-      res.on('end', () => resolve(res.statusCode ?? 0))
-    })
-    req.on('timeout', () => req.destroy())
-    req.on('error', () => resolve(0))
-    req.end()
-  })
 
 describe('connection slots shared fairly between client addresses', function () {
   this.timeout(30_000)

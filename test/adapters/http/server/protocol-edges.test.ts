@@ -1,19 +1,13 @@
 import { expect } from 'chai'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
-import { TOKEN, postPlant, startTestApp, type TestApp } from '../../../support/http-app.js'
+import { TOKEN, postPlant, useTestApp } from '../../../support/http-app.js'
 import { expectOneRawErrorDocument, finalResponses, openRaw, settlesWithin, waitForText } from '../../../support/raw-http.js'
 import { expectErrorDocument, expectPlant } from '../../../support/responses.js'
 
 const WAIT_MS = 3_000
 
 describe('HTTP edge cases, answered as RFC 9110 and 9112 say', function () {
-  let app: TestApp
-  beforeEach(async function () {
-    app = await startTestApp()
-  })
-  afterEach(async function () {
-    await app.close()
-  })
+  const app = useTestApp()
 
   const exchange = async (request: string): Promise<string> => {
     const connection = await openRaw(app.url)

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { TOKEN, startTestApp, type TestApp } from '../../../support/http-app.js'
+import { TOKEN, useTestApp } from '../../../support/http-app.js'
 import { expectOneRawErrorDocument, openRaw, settlesWithin, waitForText, type RawConnection } from '../../../support/raw-http.js'
 
 const head = (headers: string): string => `POST /plants HTTP/1.1\r\nHost: test\r\n${headers}\r\n`
@@ -14,20 +14,17 @@ const trickle = (connection: RawConnection): NodeJS.Timeout =>
 
 describe('slow and idle clients', function () {
   this.timeout(20_000)
-  let app: TestApp
   const connections: RawConnection[] = []
+  // Before the app closes: its connections first.
+  afterEach(function () {
+    for (const connection of connections.splice(0)) connection.socket.destroy()
+  })
+  const app = useTestApp(() => ({}), { headersTimeoutMs: 1_000, requestTimeoutMs: 1_500, keepAliveTimeoutMs: 500 })
   const open = async (): Promise<RawConnection> => {
     const connection = await openRaw(app.url)
     connections.push(connection)
     return connection
   }
-  beforeEach(async function () {
-    app = await startTestApp({}, { headersTimeoutMs: 1_000, requestTimeoutMs: 1_500, keepAliveTimeoutMs: 500 })
-  })
-  afterEach(async function () {
-    for (const connection of connections.splice(0)) connection.socket.destroy()
-    await app.close()
-  })
 
   for (const [label, status, headers] of [
     ['without a token', 401, JSON_TYPE],
@@ -93,8 +90,7 @@ describe('slow and idle clients', function () {
 
   it('refuses a connection beyond the cap when every slot holds a request in flight, and serves those', async function () {
     // Default timeouts here: the earlier requests wait for their bodies while the cap is tried.
-    await app.close()
-    app = await startTestApp({}, { maxConnections: 4 })
+    await app.restart({}, { maxConnections: 4 })
     const earlier = await Promise.all([open(), open(), open(), open()])
     const body = '{"id":1,"name":"x"}'
     for (const connection of earlier) connection.write(head(`${AUTHORIZED}${JSON_TYPE}Content-Length: ${body.length}\r\n`))
@@ -107,8 +103,7 @@ describe('slow and idle clients', function () {
   })
 
   it('at the cap, lets a new connection take the place of an idle one', async function () {
-    await app.close()
-    app = await startTestApp({}, { maxConnections: 4 })
+    await app.restart({}, { maxConnections: 4 })
     const idle = await Promise.all([open(), open(), open(), open()])
     const newcomer = await open()
     newcomer.write('GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n')
@@ -118,8 +113,7 @@ describe('slow and idle clients', function () {
   })
 
   it('closes a connection that sends nothing long before the headers timeout', async function () {
-    await app.close()
-    app = await startTestApp({}, { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 })
+    await app.restart({}, { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 })
     const silent = await open()
     const opened = performance.now()
     expect(await settlesWithin(silent.closed, 5000), 'closed by the server').to.equal(true)

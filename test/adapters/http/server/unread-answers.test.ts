@@ -1,10 +1,9 @@
 import { expect } from 'chai'
 import { statSync } from 'node:fs'
-import { request } from 'node:http'
 import { createRequire } from 'node:module'
 import { connect, type Socket } from 'node:net'
 import type { HttpObserver } from '../../../../adapters/http/index.js'
-import { settlesWithin } from '../../../support/raw-http.js'
+import { healthzFrom, settlesWithin } from '../../../support/raw-http.js'
 import { startTestApp, type TestApp } from '../../../support/http-app.js'
 
 // Clients that send requests and never read the answers. Each must cost the server a bounded
@@ -45,17 +44,6 @@ const unreadConnection = (port: number, text: string): UnreadConnection => {
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
-const healthz = (port: number, localAddress = '127.0.0.1'): Promise<number> =>
-  new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port, path: '/healthz', localAddress, agent: false, timeout: 2000 }, (res) => {
-      res.resume()
-      res.on('end', () => resolve(res.statusCode ?? 0))
-    })
-    req.on('timeout', () => req.destroy())
-    req.on('error', () => resolve(0))
-    req.end()
-  })
-
 const pipelined = (count: number, path: string): string => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`.repeat(count)
 
 // Larger than loopback's socket buffers, so a client that reads nothing leaves it on the server.
@@ -78,7 +66,7 @@ describe('answers nobody reads', function () {
     await pause(1_000)
     for (const connection of connections) expect(await connection.readThenClosed(), 'closed by the server').to.equal(true)
     expect(observer.served() - before, 'requests served for 5 x 2,000 pipelined').to.be.at.most(5 * 16)
-    expect(await healthz(port)).to.equal(200)
+    expect(await healthzFrom(port)).to.equal(200)
   })
 
   it('answers every request of a client that pipelines within the bound and reads', async function () {
@@ -116,7 +104,7 @@ describe('answers nobody reads', function () {
         // Long enough for their output to stop moving.
         await pause(2_000)
         const statuses: number[] = []
-        for (let i = 0; i < 5; i += 1) statuses.push(await healthz(port, localAddress))
+        for (let i = 0; i < 5; i += 1) statuses.push(await healthzFrom(port, localAddress))
         expect(statuses).to.deep.equal([200, 200, 200, 200, 200])
       } finally {
         for (const { socket } of stalled) socket.destroy()
