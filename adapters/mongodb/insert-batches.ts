@@ -82,7 +82,7 @@ export const insertBatchLimitsFor = (maxPoolSize: number, deadlineMs: number): I
   const maxOnWire = maxPoolSize > 0 ? maxPoolSize : Infinity
   return {
     maxDocuments: 256,
-    maxInFlight: Math.min(2, maxOnWire),
+    maxInFlight: 1,
     maxWaitMs: deadlineMs / 100,
     maxOnWire,
     maxDeadlineSpreadMs: deadlineMs / 100,
