@@ -185,13 +185,6 @@ export const ByteSize = setting(
   numberFrom(bytesFrom(1, MAX_BODY_LIMIT)),
 )
 
-export const MemorySize = setting(
-  'MemorySize',
-  'a size from 1 KiB to 64 GiB, in bytes or with a unit: 67108864, 64MiB, 1gb',
-  bytesFrom(1024, 64 * 1024 ** 3),
-  numberFrom(bytesFrom(1024, 64 * 1024 ** 3)),
-)
-
 export const PlantCount = wholeNumber('PlantCount', 1, 1_000_000_000, 'a whole number of plants from 1 to 1000000000')
 
 /**

@@ -34,7 +34,6 @@ const cases: ReadonlyArray<Case> = [
   entry('DelayMilliseconds', codecs.DelayMilliseconds, '0', [-1, 600_001, '0']),
   entry('ConnectionCount', codecs.ConnectionCount, '100', [0, '100']),
   entry('ByteSize', codecs.ByteSize, '64kb', [0, 16 * 1024 ** 2 + 1, '64kb', 1.5]),
-  entry('MemorySize', codecs.MemorySize, '64MiB', [1023, '64MiB']),
   entry('PlantCount', codecs.PlantCount, '500', [0, '500']),
   entry('LogLevel', codecs.LogLevel, 'WARN', ['WARN', 'loud', 1]),
   entry('OnOff', codecs.OnOff, 'off', ['off', 'on', 0]),
