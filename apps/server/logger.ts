@@ -83,22 +83,27 @@ export const asyncStdout = (bufferBytes: number): StdoutLog => {
     unreported = 0
     listener(count)
   })
-  // One timer for the lines waiting, set by the first of them; none while nothing waits.
+  // One timer while lines wait, set by the first of them; none while nothing waits. It stays set
+  // until nothing does: a flush asked while a write is under way writes nothing, and what is
+  // left below minLength when that write ends would wait for the next line, which may not come.
   let flushing: NodeJS.Timeout | undefined
-  const flushWaiting = (): void => {
-    flushing = undefined
-    if (stream._len > 0 && !stream.destroyed) stream.flush()
+  const flushSoon = (): void => {
+    if (flushing !== undefined || stream._len === 0 || stream.destroyed) return
+    flushing = setTimeout(() => {
+      flushing = undefined
+      if (stream._len === 0 || stream.destroyed) return
+      stream.flush()
+      flushSoon()
+    }, LOG_FLUSH_MS)
+    // The exit handler writes what waits: a pending flush need not hold the process up.
+    flushing.unref()
   }
   return {
     // `write` is looked up on every line: when stdout's reader is gone (EPIPE), pino replaces it
     // with a no-op.
     write: (line: string) => {
       stream.write(Buffer.from(line, 'utf8'))
-      if (flushing === undefined && stream._len > 0) {
-        flushing = setTimeout(flushWaiting, LOG_FLUSH_MS)
-        // The exit handler writes what waits: a pending flush need not hold the process up.
-        flushing.unref()
-      }
+      flushSoon()
     },
     dropped: () => dropped,
     onCaughtUp: (next) => {

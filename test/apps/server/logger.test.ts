@@ -94,6 +94,33 @@ describe('the service logger (pino)', function () {
     }
   })
 
+  it('writes the last line of a flood that met a slow reader, while the process runs on', async function () {
+    this.timeout(30_000)
+    const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, 'flood', '401'], { stdio: ['ignore', 'pipe', 'inherit'] })
+    try {
+      // The reader waits before it reads: the writes of the flood block meanwhile, and the last
+      // line is logged while one is under way.
+      child.stdout.pause()
+      await new Promise((resolve) => setTimeout(resolve, 3_000))
+      let text = ''
+      const lastLine = new Promise<number>((resolve) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          text += chunk.toString('utf8')
+          if (text.includes('"msg":"last line"')) resolve(performance.now())
+        })
+      })
+      const reading = performance.now()
+      child.stdout.resume()
+      const arrived = await Promise.race([lastLine, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 8_000))])
+      // The process exits 15 s after the line: only a flush while it runs brings it sooner.
+      expect(arrived, 'the last line, before the process exits').to.be.a('number')
+      expect(text.split('\n').filter((line) => line.includes('"msg":"request"'))).to.have.length(401)
+      expect((arrived ?? Infinity) - reading).to.be.below(8_000)
+    } finally {
+      child.kill()
+    }
+  })
+
   it('keeps the process running when the reader of stdout goes away (EPIPE), and exits normally', async function () {
     this.timeout(20_000)
     const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, 'steady', '1500'], { stdio: ['ignore', 'pipe', 'pipe'] })
