@@ -24,25 +24,39 @@ const refusals: ReadonlyArray<readonly [string, (connection: RawConnection) => v
   ['headers trickled past the headers timeout', (c) => c.write('GET /healthz HTTP/1.1\r\nHost: x\r\n'), 408],
 ]
 
-const kinds: ReadonlyArray<readonly [string, () => Promise<{ readonly url: string; readonly close: () => Promise<void> }>]> = [
+interface Served {
+  readonly url: string
+  readonly close: () => Promise<void>
+}
+
+const kinds: ReadonlyArray<readonly [string, () => Promise<Served>]> = [
   ['the app', () => startTestApp({}, { headersTimeoutMs: 500, requestTimeoutMs: 1_000 })],
   ['a bounded server for another listener (the metrics one)', () => startBounded()],
 ]
 
+// The server of a suite, started before its tests and closed after them.
+const useServed = (start: () => Promise<Served>): (() => Served) => {
+  let served: Served | undefined
+  before(async function () {
+    served = await start()
+  })
+  after(async function () {
+    await served?.close()
+  })
+  return () => {
+    if (served === undefined) throw new Error('the server is not started yet')
+    return served
+  }
+}
+
 for (const [kind, start] of kinds) {
   describe(`parser refusals after a finished answer, on ${kind}`, function () {
     this.timeout(10_000)
-    let served: { readonly url: string; readonly close: () => Promise<void> } | undefined
-    before(async function () {
-      served = await start()
-    })
-    after(async function () {
-      await served?.close()
-    })
+    const served = useServed(start)
 
     for (const [label, send, status] of refusals) {
       it(`answers ${status} for ${label} and keeps serving`, async function () {
-        const url = served?.url ?? ''
+        const url = served().url
         const connection = await openRaw(url)
         connection.write(GET_HEALTHZ)
         await waitForText(connection, /\r\n\r\n\{[^}]*\}/, 2_000)
@@ -58,7 +72,7 @@ for (const [kind, start] of kinds) {
   })
 }
 
-const startBounded = async (): Promise<{ readonly url: string; readonly close: () => Promise<void> }> => {
+const startBounded = async (): Promise<Served> => {
   const server = createBoundedServer(
     (_req, res) => {
       res.setHeader('Content-Type', 'application/json')
@@ -81,23 +95,17 @@ const startBounded = async (): Promise<{ readonly url: string; readonly close: (
 for (const [kind, start] of kinds) {
   describe(`what follows a closing answer, and an Expect no server meets, on ${kind}`, function () {
     this.timeout(10_000)
-    let served: { readonly url: string; readonly close: () => Promise<void> } | undefined
-    before(async function () {
-      served = await start()
-    })
-    after(async function () {
-      await served?.close()
-    })
+    const served = useServed(start)
 
     it('answers a request that asked to close, and nothing after it, whatever bytes follow', async function () {
-      const connection = await openRaw(served?.url ?? '')
+      const connection = await openRaw(served().url)
       connection.write('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\ngarbage\r\n\r\n')
       expect(await settlesWithin(connection.closed, 3_000), 'closed by the server').to.equal(true)
       expect(finalResponses(connection.received()).map((answer) => answer.status)).to.deep.equal([200])
     })
 
     it('answers an Expect other than 100-continue with a 417 Error document and a request id', async function () {
-      const connection = await openRaw(served?.url ?? '')
+      const connection = await openRaw(served().url)
       connection.write('GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nX-Request-Id: expect-417\r\n\r\n')
       await waitForText(connection, /\r\n\r\n\{[^}]*\}/, 2_000)
       connection.socket.destroy()
@@ -108,7 +116,7 @@ for (const [kind, start] of kinds) {
     })
 
     it("stamps every answer with the request's id: the one it sent when well-formed, a fresh one otherwise", async function () {
-      const connection = await openRaw(served?.url ?? '')
+      const connection = await openRaw(served().url)
       connection.write('GET /healthz HTTP/1.1\r\nHost: x\r\nX-Request-Id: stamped-1\r\n\r\n')
       connection.write('GET /healthz HTTP/1.1\r\nHost: x\r\nX-Request-Id: not well formed\r\nConnection: close\r\n\r\n')
       expect(await settlesWithin(connection.closed, 3_000), 'closed by the server').to.equal(true)
@@ -120,7 +128,7 @@ for (const [kind, start] of kinds) {
     })
 
     it("answers CONNECT with a 501 Error document carrying the request's id", async function () {
-      const connection = await openRaw(served?.url ?? '')
+      const connection = await openRaw(served().url)
       connection.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\nX-Request-Id: connect-501\r\n\r\n')
       expect(await settlesWithin(connection.closed, 3_000), 'closed by the server').to.equal(true)
       const [answer] = finalResponses(connection.received())
