@@ -7,16 +7,11 @@ import { randomBytes } from 'node:crypto'
  * own, so one growth step copies a shard's share of the ids, never all of them.
  */
 export interface IdTable {
-  /** The record index stored under the id, or -1. The id must be an int64 (see `isInt64`). */
+  /** The record index stored under the id, or -1. The id must be an int64 (`PlantId.is`). */
   readonly get: (id: bigint) => number
   /** Stores `record` under an id `get` has just answered -1 for. */
   readonly add: (id: bigint, record: number) => void
 }
-
-export const isInt64 = (id: unknown): id is bigint => typeof id === 'bigint' && id >= INT64_MIN && id <= INT64_MAX
-
-const INT64_MIN = -(2n ** 63n)
-const INT64_MAX = 2n ** 63n - 1n
 
 const SHARD_BITS = 8
 const FIRST_SLOTS = 16

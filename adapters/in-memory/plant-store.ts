@@ -3,14 +3,14 @@ import * as E from 'fp-ts/lib/Either.js'
 import {
   alreadyStored,
   inserted,
+  PlantId,
   storageFull,
   type InsertOutcome,
   type NewPlant,
-  type PlantId,
   type PlantStore,
   type StoreError,
 } from '../../core/index.js'
-import { isInt64, makeIdTable } from './id-table.js'
+import { makeIdTable } from './id-table.js'
 import { makePlantRecords, RECORD_BYTES } from './plant-records.js'
 import { BYTES_PER_UNIT } from './text-chunks.js'
 
@@ -72,7 +72,7 @@ export const makeInMemoryPlantStore = (limits: Partial<InMemoryLimits> = {}): In
   const insertNow = (plant: NewPlant): E.Either<StoreError, InsertOutcome> => {
     const { id, name, tag } = plant
     // A plant that is not one is a defect: thrown, it rejects the task, and nothing is stored.
-    if (!isInt64(id) || typeof name !== 'string' || (tag !== undefined && typeof tag !== 'string')) {
+    if (!PlantId.is(id) || typeof name !== 'string' || (tag !== undefined && typeof tag !== 'string')) {
       throw new TypeError('the in-memory store was handed something that is not a NewPlant')
     }
     const stored = ids.get(id)
@@ -90,7 +90,7 @@ export const makeInMemoryPlantStore = (limits: Partial<InMemoryLimits> = {}): In
     insertUnlessExists: (plant) => () => new Promise((resolve) => resolve(insertNow(plant))),
     checkReady: () => TE.right(undefined),
     find: (id) => {
-      if (!isInt64(id)) return undefined
+      if (!PlantId.is(id)) return undefined
       const stored = ids.get(id)
       return stored === -1 ? undefined : records.plantAt(stored)
     },
