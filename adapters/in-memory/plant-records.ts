@@ -3,7 +3,7 @@ import { makeTextChunks } from './text-chunks.js'
 
 /**
  * The stored plants, numbered in insertion order, in fixed-size blocks of typed arrays and their
- * text in shared UTF-8 buffers: no heap object per plant, so a major collection's work does not
+ * text in shared UTF-16 buffers (text-chunks.ts): no heap object per plant, so a major collection's work does not
  * grow with the plants held, and adding a block never copies the earlier ones.
  */
 export interface PlantRecords {
@@ -24,7 +24,7 @@ const NO_TAG = -1
 interface Block {
   readonly ids: BigInt64Array
   readonly positions: Float64Array
-  // The name's UTF-8 length, then the tag's (NO_TAG when the plant has none), per record.
+  // The name's length in bytes, then the tag's (NO_TAG when the plant has none), per record.
   readonly lengths: Int32Array
 }
 

@@ -33,7 +33,8 @@ for (const { name, didYouMean, noLongerRead } of unknownVariables(process.env, S
   if (noLongerRead) log.warn('variable no longer read by the service', { variable: name, detail: 'its limit is a constant now' })
   else log.warn('variable not read by the service', { variable: name, ...(didYouMean === undefined ? {} : { didYouMean }) })
 }
-stdout.onCaughtUp((count) => log.warn('log lines dropped', { count, detail: "stdout's reader fell behind the log buffer (16 MiB)" }))
+const bufferMiB = config.right.logBufferBytes / (1024 * 1024)
+stdout.onCaughtUp((count) => log.warn('log lines dropped', { count, detail: `stdout's reader fell behind the log buffer (${bufferMiB} MiB)` }))
 const started = await startService(config.right, log, announcerOf(pinoLog, config.right.logLevel), stdout.dropped)
 if (E.isLeft(started)) refuse([started.left])
 const service = started.right

@@ -5,6 +5,7 @@ import { closeSync, constants, mkdtempSync, openSync, readFileSync, readSync, rm
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execFileSync } from 'node:child_process'
+import { LOG_BUFFER_BYTES } from '../../apps/server/config.js'
 import { MAIN, useCurrentBuild } from '../support/current-build.js'
 import { parsePrometheusText } from '../support/prometheus-text.js'
 import { freePort } from '../support/free-port.js'
@@ -110,7 +111,9 @@ describe('a stdout reader that stalls', function () {
       await new Promise((resolve) => setTimeout(resolve, 5))
     }
     expect(warning, 'the warning once the reader caught up').to.be.a('string')
-    expect((JSON.parse(warning ?? '{}') as { count: number }).count).to.be.greaterThan(1000)
+    const caughtUp = JSON.parse(warning ?? '{}') as { count: number; detail: string }
+    expect(caughtUp.count).to.be.greaterThan(1000)
+    expect(caughtUp.detail, 'the buffer the warning names is the one the service keeps').to.include(`(${LOG_BUFFER_BYTES / (1024 * 1024)} MiB)`)
 
     // It stalls again, the pipe full and lines waiting in the buffer, and the service is asked to stop.
     for (let waves = 0; waves < 60; waves += 1) await wave()
