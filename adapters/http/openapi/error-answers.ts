@@ -13,7 +13,7 @@ import {
   storageUnavailable,
   type PlantId,
 } from '../../../core/index.js'
-import { bearerTokenFrom } from '../request/bearer-credentials.js'
+import { bearerTokenFrom, bearerTokenOf } from '../request/bearer-credentials.js'
 import { toErrorResponse, type Problem } from '../errors/error-response.js'
 import { parseExactJson } from '../../exact-json/index.js'
 import { jsonViolations } from '../../http-api/index.js'
@@ -57,9 +57,13 @@ export const ERROR_ANSWERS = {
       'surrogate; or the request is not well-formed HTTP/1.1. The message names every wrong field.',
   },
   Unauthorized: {
-    problems: [refusal(bearerTokenFrom(undefined)), refusal(bearerTokenFrom('Basic dXNlcjpwYXNz'))],
+    problems: [
+      refusal(bearerTokenFrom(undefined)),
+      refusal(bearerTokenFrom('Basic dXNlcjpwYXNz')),
+      refusal(bearerTokenOf({ headers: {}, rawHeaders: ['Authorization', 'Bearer one', 'Authorization', 'Bearer two'] })),
+    ],
     description:
-      'No valid credential: the Authorization header is missing, uses another scheme than Bearer ' +
+      'No valid credential: the Authorization header is missing, sent more than once, uses another scheme than Bearer ' +
       '(the scheme name is case-insensitive), or carries an empty, unknown, expired or foreign token.',
     headers: {
       'WWW-Authenticate': 'The challenge; `error="invalid_token"` when a credential was sent and refused.',

@@ -1,5 +1,6 @@
 import type { HttpContext } from '../context/request-context.js'
 import { expectationFailed, malformedRequest, type RequestProblem } from '../errors/problems.js'
+import { fieldLines } from './field-lines.js'
 
 /** The checks every request passes before its route: its Host header, then its `Expect`. */
 export const admissionProblem = (req: HttpContext['req']): RequestProblem | undefined => hostProblem(req) ?? expectationProblem(req)
@@ -9,19 +10,9 @@ export const admissionProblem = (req: HttpContext['req']): RequestProblem | unde
  * 9112 section 3.2 requires (Node keeps the first of several silently).
  */
 const hostProblem = (req: HttpContext['req']): RequestProblem | undefined =>
-  hostHeaders(req.rawHeaders) > 1 || (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && !req.headers.host)
+  fieldLines(req.rawHeaders, 'host') > 1 || (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && !req.headers.host)
     ? malformedRequest
     : undefined
-
-// Counted without building a list.
-const hostHeaders = (rawHeaders: ReadonlyArray<string>): number => {
-  let count = 0
-  for (let index = 0; index < rawHeaders.length; index += 2) {
-    const name = rawHeaders[index]
-    if (name !== undefined && name.length === 4 && name.toLowerCase() === 'host') count += 1
-  }
-  return count
-}
 
 /**
  * Refuses a request whose `Expect` header asks for anything but `100-continue` (RFC 9110 section

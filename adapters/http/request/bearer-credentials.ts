@@ -1,5 +1,18 @@
+import type { IncomingMessage } from 'node:http'
 import * as E from 'fp-ts/lib/Either.js'
 import { BearerToken, unauthenticated, type Unauthenticated } from '../../../core/index.js'
+import { fieldLines } from './field-lines.js'
+
+/**
+ * Reads the bearer token of a request. A request with more than one Authorization field line is
+ * refused: the field holds one credential (RFC 9110 section 5.3), Node would keep the first
+ * silently, and a proxy in front that reads another would let one credential through while this
+ * service acts on a different one.
+ */
+export const bearerTokenOf = (req: Pick<IncomingMessage, 'headers' | 'rawHeaders'>): E.Either<Unauthenticated, BearerToken> =>
+  fieldLines(req.rawHeaders, 'authorization') > 1 ? E.left(severalCredentials) : bearerTokenFrom(req.headers.authorization)
+
+const severalCredentials = unauthenticated('Invalid', 'Send one Authorization header; this request has several.')
 
 /**
  * Reads the bearer token out of an Authorization header value (RFC 6750 section 2.1). The scheme

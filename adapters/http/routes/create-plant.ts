@@ -3,7 +3,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { type HttpContext, sendJson, sendProblem } from '../context/request-context.js'
 import { authenticate, createPlant, invalidInput, type Authenticator, type CreatePlantError, type PlantStore } from '../../../core/index.js'
 import { jsonViolations } from '../../http-api/index.js'
-import { bearerTokenFrom } from '../request/bearer-credentials.js'
+import { bearerTokenOf } from '../request/bearer-credentials.js'
 import type { RequestProblem } from '../errors/problems.js'
 
 export interface CreatePlantRouteDeps {
@@ -29,7 +29,7 @@ export const createPlantRoute = ({
   const create = createPlant({ plantStore })
   return async (ctx) => {
     const started = answerWithinMs === undefined ? 0 : performance.now()
-    const token = bearerTokenFrom(ctx.req.headers.authorization)
+    const token = bearerTokenOf(ctx.req)
     if (E.isLeft(token)) return sendProblem(ctx, token.left)
     const principal = await authenticateToken(token.right)()
     if (E.isLeft(principal)) return sendProblem(ctx, principal.left)

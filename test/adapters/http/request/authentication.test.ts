@@ -5,6 +5,7 @@ import { makeInMemoryPlantStore, type InMemoryPlantStore } from '../../../../ada
 import { authenticationUnavailable, insufficientScope, type Authenticator } from '../../../../core/index.js'
 import { TOKEN, postPlant, useTestApp } from '../../../support/http-app.js'
 import { checkRawExchange } from '../../../support/traffic-check.js'
+import { expectOneRawErrorDocument, rawExchange } from '../../../support/raw-http.js'
 import { expectErrorDocument, expectPlant } from '../../../support/responses.js'
 
 const BODY = '{"id":1,"name":"Monstera"}'
@@ -50,6 +51,37 @@ describe('POST /plants authentication', function () {
       await expectRefused(await postPlant(app.url, BODY, { Authorization: authorization }), INVALID)
     })
   }
+
+  describe('more than one Authorization header', function () {
+    // fetch joins repeated fields into one line, so these requests are written as bytes.
+    const postWith = (...authorizations: ReadonlyArray<string>): Promise<string> =>
+      rawExchange(
+        app.url,
+        'POST /plants HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n' +
+          authorizations.map((value) => `Authorization: ${value}\r\n`).join('') +
+          `Content-Length: ${BODY.length}\r\nConnection: close\r\n\r\n${BODY}`,
+      )
+
+    for (const [title, authorizations] of [
+      ['the valid token twice', [`Bearer ${TOKEN}`, `Bearer ${TOKEN}`]],
+      ['the valid token, then an unknown one', [`Bearer ${TOKEN}`, 'Bearer unknown-token-0123456789']],
+      ['an unknown token, then the valid one', ['Bearer unknown-token-0123456789', `Bearer ${TOKEN}`]],
+      ['the valid token, then an empty field', [`Bearer ${TOKEN}`, '']],
+    ] as const) {
+      it(`answers 401 invalid_token, storing nothing, for ${title}`, async function () {
+        const response = expectOneRawErrorDocument(await postWith(...authorizations), 401)
+        expect(response.headers['www-authenticate']).to.equal(INVALID)
+        expect((JSON.parse(response.body) as { message: string }).message).to.equal('Send one Authorization header; this request has several.')
+        expect(store.all()).to.deep.equal([])
+      })
+    }
+
+    it('still accepts the valid token sent once the same way', async function () {
+      const [status] = (await postWith(`Bearer ${TOKEN}`)).split('\r\n')
+      expect(status).to.equal('HTTP/1.1 200 OK')
+      expect(store.all()).to.have.length(1)
+    })
+  })
 
   it('reads the scheme name case-insensitively', async function () {
     for (const [id, scheme] of [[1, 'bearer'], [2, 'BEARER'], [3, 'bEaReR']] as const) {
