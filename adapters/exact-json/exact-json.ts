@@ -44,7 +44,7 @@ export const parseExactJson = (json: Uint8Array | string, limits: JsonLimits = D
   try {
     value = parse(text, null, parseNumber)
   } catch (error) {
-    return E.left(describeSyntaxError(error))
+    return E.left(isBlank(text) ? EMPTY : describeSyntaxError(error))
   }
   // lossless-json settles a key repeated with values it finds equal by keeping one; its equality
   // is not exact (1e400 and 2e400 are both Infinity) and takes [] for {}. Every repetition is
@@ -166,6 +166,13 @@ const fraction = (lexeme: string): number => {
   const value = Number(lexeme)
   return Number.isInteger(value) ? Number.NaN : value
 }
+
+// No text at all is the commonest malformed body (a client that forgot to send one): said as
+// such rather than as a syntax error at its first character.
+const EMPTY = 'the request body is empty'
+
+// JSON's whitespace: space, tab, line feed, carriage return (RFC 8259 section 2).
+const isBlank = (text: string): boolean => /^[ \t\n\r]*$/.test(text)
 
 const describeSyntaxError = (error: unknown): string => {
   const position = error instanceof Error ? /position (\d+)/.exec(error.message)?.[1] : undefined

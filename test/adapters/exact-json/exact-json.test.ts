@@ -186,9 +186,17 @@ describe('parseExactJson', function () {
   })
 
   describe('malformed texts', function () {
+    for (const text of ['', '   ', ' \t\r\n ', '\ufeff']) {
+      it(`refuses ${JSON.stringify(text)} as an empty body`, function () {
+        expect(refusalOf(text)).to.equal('the request body is empty')
+      })
+    }
+
+    it('does not call a body empty when it holds anything but JSON whitespace', function () {
+      for (const text of ['\u00a0', '\u2028', ' x ', '\u0000']) expect(refusalOf(text)).to.match(NOT_WELL_FORMED)
+    })
+
     for (const text of [
-      '',
-      '   ',
       `{"name":"${SUBMITTED_MARKER}"`,
       `{"name":${SUBMITTED_MARKER}}`,
       `{'name':'${SUBMITTED_MARKER}'}`,
@@ -219,7 +227,7 @@ describe('parseExactJson', function () {
           const prefix = text.slice(0, cut % text.length)
           for (const malformed of [`${text} ${SUBMITTED_MARKER}`, prefix]) {
             const message = refusalOf(malformed)
-            expect(message).to.match(NOT_WELL_FORMED)
+            expect(message).to.match(malformed === '' ? /^the request body is empty$/ : NOT_WELL_FORMED)
             expect(message).not.to.include(SUBMITTED_MARKER)
           }
         }),

@@ -170,6 +170,12 @@ describe('POST /plants', function () {
       })
     }
 
+    it('says so when the body is empty', async function () {
+      for (const body of ['', ' \r\n']) {
+        expect(await expectErrorDocument(await postPlant(app.url, body), 400)).to.equal('Send a JSON object: the request body is empty.')
+      }
+    })
+
     it('bytes that are not UTF-8', async function () {
       const bytes = new Uint8Array([...Buffer.from('{"id":1,"name":"'), 0xff, 0xfe, ...Buffer.from('"}')])
       const message = await expectErrorDocument(await postPlant(app.url, bytes), 400)
