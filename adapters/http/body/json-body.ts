@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { serverAnswered, type HttpContext } from '../context/request-context.js'
+import { fieldLines } from '../context/field-lines.js'
 import { parseExactJson, type JsonLimits } from '../../exact-json/index.js'
 import { readRequestBytes } from './request-bytes.js'
 import type { DecodeQueue } from './decode-queue.js'
@@ -29,6 +30,9 @@ export const makeJsonBodyReader =
 const PLAIN_JSON = 'application/json'
 
 const contentTypeProblem = (ctx: HttpContext): RequestProblem | undefined => {
+  // Node keeps the first of several Content-Type lines silently; a proxy or a filter in front
+  // may have read another, and judged the body by it.
+  if (fieldLines(ctx.req.rawHeaders, 'content-type') > 1) return unsupportedMediaType('Send one Content-Type header, application/json.')
   if (ctx.req.headers['content-type'] === PLAIN_JSON) return undefined
   if (!isJsonMediaType(mediaTypeOf(ctx.get('Content-Type')))) {
     return unsupportedMediaType('Send the request body as application/json.')

@@ -85,7 +85,7 @@ export const ERROR_ANSWERS = {
   UnsupportedMediaType: {
     problems: [unsupportedMediaType('Send the request body as application/json.')],
     description:
-      'The Content-Type is not JSON (`application/json` or `application/*+json`), names a charset ' +
+      'The Content-Type is not JSON (`application/json` or `application/*+json`), is sent more than once, names a charset ' +
       'other than UTF-8, or the Content-Encoding is none of gzip, deflate, br and identity (named in any case).',
   },
   InternalError: {

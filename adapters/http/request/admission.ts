@@ -1,6 +1,6 @@
 import type { HttpContext } from '../context/request-context.js'
 import { expectationFailed, malformedRequest, type RequestProblem } from '../errors/problems.js'
-import { fieldLines } from './field-lines.js'
+import { fieldLines } from '../context/field-lines.js'
 
 /** The checks every request passes before its route: its Host header, then its `Expect`. */
 export const admissionProblem = (req: HttpContext['req']): RequestProblem | undefined => hostProblem(req) ?? expectationProblem(req)

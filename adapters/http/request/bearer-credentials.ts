@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import * as E from 'fp-ts/lib/Either.js'
 import { BearerToken, unauthenticated, type Unauthenticated } from '../../../core/index.js'
-import { fieldLines } from './field-lines.js'
+import { fieldLines } from '../context/field-lines.js'
 
 /**
  * Reads the bearer token of a request. A request with more than one Authorization field line is

@@ -4,7 +4,8 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { DEFAULT_IN_MEMORY_LIMITS, makeInMemoryPlantStore, type InMemoryPlantStore } from '../../../../adapters/in-memory/index.js'
 import type { PlantStore } from '../../../../core/index.js'
 import { expectRight } from '../../../support/either.js'
-import { postPlant, useTestApp } from '../../../support/http-app.js'
+import { TOKEN, postPlant, useTestApp } from '../../../support/http-app.js'
+import { expectOneRawErrorDocument, rawExchange } from '../../../support/raw-http.js'
 import { plant } from '../../../support/plants.js'
 import { expectErrorDocument, expectPlant } from '../../../support/responses.js'
 
@@ -207,6 +208,26 @@ describe('POST /plants', function () {
       })
       await expectErrorDocument(response, 415)
     })
+
+    // fetch joins repeated fields into one line, so these requests are written as bytes.
+    for (const [title, contentTypes] of [
+      ['application/json twice', ['application/json', 'application/json']],
+      ['JSON, then text', ['application/json', 'text/plain']],
+      ['text, then JSON', ['text/plain', 'application/json']],
+    ] as const) {
+      it(`answers 415, storing nothing, for more than one Content-Type: ${title}`, async function () {
+        const body = '{"id":19,"name":"x"}'
+        const reply = await rawExchange(
+          app.url,
+          `POST /plants HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${TOKEN}\r\n` +
+            contentTypes.map((type) => `Content-Type: ${type}\r\n`).join('') +
+            `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+        )
+        const response = expectOneRawErrorDocument(reply, 415)
+        expect((JSON.parse(response.body) as { message: string }).message).to.equal('Send one Content-Type header, application/json.')
+        expect(store.find(19n)).to.equal(undefined)
+      })
+    }
 
     it('answers 415 for JSON in a charset other than UTF-8', async function () {
       const response = await postPlant(app.url, '{"id":1,"name":"x"}', {
