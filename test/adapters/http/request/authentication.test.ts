@@ -5,7 +5,7 @@ import { makeInMemoryPlantStore, type InMemoryPlantStore } from '../../../../ada
 import { authenticationUnavailable, insufficientScope, type Authenticator } from '../../../../core/index.js'
 import { TOKEN, postPlant, useTestApp } from '../../../support/http-app.js'
 import { checkRawExchange } from '../../../support/traffic-check.js'
-import { expectOneRawErrorDocument, rawExchange } from '../../../support/raw-http.js'
+import { expectOneRawErrorDocument, openRaw, rawExchange, settlesWithin } from '../../../support/raw-http.js'
 import { expectErrorDocument, expectPlant } from '../../../support/responses.js'
 
 const BODY = '{"id":1,"name":"Monstera"}'
@@ -111,6 +111,30 @@ describe('POST /plants authentication', function () {
     it('answers 401, not 415, for an unauthenticated body of the wrong type', async function () {
       const response = await postPlant(app.url, 'hello', { Authorization: 'Bearer nope-nope-nope-nope', 'Content-Type': 'text/plain' })
       await expectRefused(response, INVALID)
+    })
+
+    it('answers 401, not 415, for an unauthenticated request with two Content-Type headers', async function () {
+      const reply = await rawExchange(
+        app.url,
+        'POST /plants HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Type: text/plain\r\n' +
+          `Content-Length: ${BODY.length}\r\nConnection: close\r\n\r\n${BODY}`,
+      )
+      expect(expectOneRawErrorDocument(reply, 401).headers['www-authenticate']).to.equal(MISSING)
+      expect(store.all()).to.deep.equal([])
+    })
+
+    it('never invites the body of Expect: 100-continue sent with two Authorization headers', async function () {
+      const connection = await openRaw(app.url)
+      connection.write(
+        `POST /plants HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${TOKEN}\r\nAuthorization: Bearer ${TOKEN}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${BODY.length}\r\nExpect: 100-continue\r\n\r\n`,
+      )
+      expect(await settlesWithin(connection.closed, 3000), 'closed by the server').to.equal(true)
+      expect(connection.received()).not.to.include('100 Continue')
+      const response = expectOneRawErrorDocument(connection.received(), 401)
+      expect(response.headers['www-authenticate']).to.equal(INVALID)
+      expect(response.headers['connection']).to.equal('close')
+      expect(store.all()).to.deep.equal([])
     })
 
     it('answers 401, not 400, for an unauthenticated malformed body', async function () {
