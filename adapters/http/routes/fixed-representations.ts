@@ -26,7 +26,9 @@ export const represent = (type: string, body: Buffer, cacheControl: string): Fix
   etag: createHash('sha256').update(body).digest('base64url').slice(0, 27),
 })
 
-// The coding a client accepts that makes the smallest answer: br, then gzip, else none.
+// The coding the client weights highest, br on a tie (the smaller answer); none when it accepts
+// neither. The order of the list says nothing (RFC 9110, section 12.4.2): browsers list gzip first
+// and weight both 1.
 const codingFor = (acceptEncoding: string | undefined): 'br' | 'gzip' | 'identity' => {
   const accepted = new Map(
     (acceptEncoding ?? '')
@@ -38,8 +40,9 @@ const codingFor = (acceptEncoding: string | undefined): 'br' | 'gzip' | 'identit
         return [name.trim(), q === undefined ? 1 : Number(q)] as const
       }),
   )
-  const wants = (coding: string): boolean => (accepted.get(coding) ?? accepted.get('*') ?? 0) > 0
-  return wants('br') ? 'br' : wants('gzip') ? 'gzip' : 'identity'
+  const weight = (coding: string): number => accepted.get(coding) ?? accepted.get('*') ?? 0
+  const [br, gzip] = [weight('br'), weight('gzip')]
+  return br > 0 && br >= gzip ? 'br' : gzip > 0 ? 'gzip' : 'identity'
 }
 
 /**

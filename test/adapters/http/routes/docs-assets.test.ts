@@ -54,6 +54,22 @@ describe('the /docs files: compressed once, ETags, 304s', function () {
     expect(refused.headers['content-encoding']).to.equal(undefined)
   })
 
+  it("follows the client's weights, not the order of its list, br when it weights both alike", async function () {
+    const weighted = [
+      ['br;q=0.5, gzip;q=0.9', 'gzip'],
+      ['gzip;q=0.2, br;q=0.8', 'br'],
+      ['gzip, br', 'br'],
+      ['*;q=0.5, gzip', 'gzip'],
+      ['br;q=0, *', 'gzip'],
+      ['*', 'br'],
+    ] as const
+    for (const [acceptEncoding, coding] of weighted) {
+      const answer = await get(bundle(), { 'Accept-Encoding': acceptEncoding })
+      expect(answer.headers['content-encoding'], acceptEncoding).to.equal(coding)
+      expect(answer.headers['etag'], acceptEncoding).to.match(new RegExp(`-${coding}"$`))
+    }
+  })
+
   it('answers 304 with no body to a client naming the ETag it holds, for each coding', async function () {
     for (const coding of ['br', 'gzip', 'identity']) {
       const first = await get(bundle(), { 'Accept-Encoding': coding })
