@@ -59,8 +59,9 @@ export const serveRepresentations =
     ctx.set('Cache-Control', file.cacheControl)
     ctx.vary('Accept-Encoding')
     ctx.set('ETag', etag)
+    // Weak comparison, as RFC 9110 asks of If-None-Match; `*` matches any representation.
     const known = ctx.get('If-None-Match')
-    if (known !== '' && known.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
+    if (known !== '' && known.split(',').some((tag) => [etag, '*'].includes(tag.trim().replace(/^W\//, '')))) {
       ctx.status = 304
       return
     }

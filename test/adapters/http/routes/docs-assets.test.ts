@@ -70,7 +70,7 @@ describe('the /docs files: compressed once, ETags, 304s', function () {
     }
   })
 
-  it('answers 304 with no body to a client naming the ETag it holds, for each coding', async function () {
+  it('answers 304 with no body to a client naming the ETag it holds, for each coding, or `*`', async function () {
     for (const coding of ['br', 'gzip', 'identity']) {
       const first = await get(bundle(), { 'Accept-Encoding': coding })
       const etag = String(first.headers['etag'])
@@ -81,6 +81,8 @@ describe('the /docs files: compressed once, ETags, 304s', function () {
     }
     const stale = await get(bundle(), { 'Accept-Encoding': 'br', 'If-None-Match': '"an-old-version"' })
     expect(stale.status).to.equal(200)
+    const any = await get(bundle(), { 'Accept-Encoding': 'br', 'If-None-Match': '"an-old-version", *' })
+    expect(any.status).to.equal(304)
   })
 
   it('answers 304 for the page itself, through fetch and the traffic check', async function () {
