@@ -2,8 +2,17 @@ import type { HttpContext } from '../context/request-context.js'
 import { expectationFailed, malformedRequest, type RequestProblem } from '../errors/problems.js'
 import { fieldLines } from '../context/field-lines.js'
 
-/** The checks every request passes before its route: its Host header, then its `Expect`. */
-export const admissionProblem = (req: HttpContext['req']): RequestProblem | undefined => hostProblem(req) ?? expectationProblem(req)
+/** The checks every request passes before its route: its HTTP version, its Host header, then its `Expect`. */
+export const admissionProblem = (req: HttpContext['req']): RequestProblem | undefined =>
+  versionProblem(req) ?? hostProblem(req) ?? expectationProblem(req)
+
+/**
+ * Refuses a request line naming a version other than HTTP/1.0 or 1.1, which Node's parser lets
+ * through (`HTTP/2.0`, `HTTP/0.9`): HTTP/2 never comes as text, and HTTP/0.9 had neither a version
+ * nor headers, so such a request is not one this server can read as its sender meant it.
+ */
+const versionProblem = (req: HttpContext['req']): RequestProblem | undefined =>
+  req.httpVersionMajor === 1 ? undefined : malformedRequest
 
 /**
  * Refuses an HTTP/1.1 request without a Host header, and any request with more than one, as RFC

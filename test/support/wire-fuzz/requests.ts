@@ -154,6 +154,8 @@ const badRequestLine: fc.Arbitrary<RequestShape> = fc.record({
       'GET /he\u0000althz HTTP/1.1',
       'GET /healthz HTTP/1.1 extra',
       'PRI * HTTP/2.0',
+      'GET /healthz HTTP/2.0',
+      'GET /healthz HTTP/0.9',
     ),
     fc.string({ unit: 'binary-ascii', maxLength: 40 }).map((text) => text.replace(/[\r\n]/g, '')),
   ),

@@ -58,6 +58,29 @@ describe('HTTP edge cases, answered as RFC 9110 and 9112 say', function () {
     expectOneRawErrorDocument(received, 400)
   })
 
+  for (const version of ['HTTP/2.0', 'HTTP/0.9']) {
+    it(`answers a request line saying ${version} with 400, and stores nothing`, async function () {
+      const body = '{"id":3,"name":"versioned"}'
+      const received = await exchange(
+        `POST /plants ${version}\r\nHost: test\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${body.length}\r\n\r\n${body}`,
+      )
+      expect(expectOneRawErrorDocument(received, 400).headers['connection']).to.equal('close')
+      await expectPlant(await postPlant(app.url, '{"id":3,"name":"another"}'), { name: 'another' })
+    })
+  }
+
+  it('serves a request line saying HTTP/1.0', async function () {
+    const body = '{"id":4,"name":"old"}'
+    const received = await exchange(
+      `POST /plants HTTP/1.0\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${body.length}\r\n\r\n${body}`,
+    )
+    const [created] = finalResponses(received)
+    expect(created?.status).to.equal(200)
+    expect(JSON.parse(created?.body ?? '')).to.deep.equal({ name: 'old' })
+  })
+
   describe('Content-Encoding, case-insensitive', function () {
     const body = '{"id":2,"name":"zipped"}'
     for (const [coding, encode] of [
