@@ -14,6 +14,8 @@ const SHARED_PACKAGES = {
   'http-api': [],
   // The exact JSON reader, which embedders also import alone (plant-store/json).
   'exact-json': ['lossless-json'],
+  // The checks of the bounds an embedder gives an adapter.
+  'option-bounds': [],
 }
 const SHARED_MODULES = Object.keys(SHARED_PACKAGES)
 

@@ -13,6 +13,20 @@ export interface JsonLimits {
 export const DEFAULT_JSON_LIMITS: JsonLimits = { maxNumberLength: 100, maxDepth: 32 }
 
 /**
+ * `limits` when each is a whole number of 1 or more; otherwise throws a RangeError naming the one
+ * that is not: a limit of NaN (or a string, from JavaScript) would bound nothing, silently.
+ */
+export const checkJsonLimits = (limits: JsonLimits): JsonLimits => {
+  for (const name of ['maxNumberLength', 'maxDepth'] as const) {
+    const limit: unknown = limits[name]
+    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
+      throw new RangeError(`JsonLimits: ${name} must be a whole number of 1 or more, not ${String(limit)}`)
+    }
+  }
+  return limits
+}
+
+/**
  * Parses a JSON text, given as its UTF-8 bytes or as a string, keeping every integer of up to 20
  * digits exact (every int64 among them): a number whose exact value is such an integer becomes a
  * `bigint` (so 9007199254740993 stays itself, and 1.0 and 1e2 are the integers 1 and 100); a
@@ -23,7 +37,8 @@ export const DEFAULT_JSON_LIMITS: JsonLimits = { maxNumberLength: 100, maxDepth:
  * their values, which JSON.parse would settle silently by keeping the last. A text nested deeper or
  * holding a longer number than the limits allow is refused after one linear scan, before any
  * parsing: the work per byte stays constant whatever the text. A refusal is a sentence about "the
- * request body", as the HTTP adapter answers with it.
+ * request body", as the HTTP adapter answers with it. Limits that are not whole numbers of 1 or
+ * more are a mistake of the caller's, thrown as a RangeError (see `checkJsonLimits`).
  */
 export const parseExactJson = (json: Uint8Array | string, limits: JsonLimits = DEFAULT_JSON_LIMITS): E.Either<string, unknown> => {
   let text: string
@@ -35,7 +50,7 @@ export const parseExactJson = (json: Uint8Array | string, limits: JsonLimits = D
       return E.left('the request body is not valid UTF-8')
     }
   }
-  const scan = scanJson(text, limits)
+  const scan = scanJson(text, checkJsonLimits(limits))
   if (scan.excess === 'depth') return E.left(`the request body is nested deeper than ${limits.maxDepth} levels`)
   if (scan.excess === 'number') return E.left(`the request body holds a number longer than ${limits.maxNumberLength} characters`)
   const fast = parseFast(text, scan)

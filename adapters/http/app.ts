@@ -5,7 +5,8 @@ import type { Authenticator, PlantStore } from '../../core/index.js'
 import { closeConnectionWhenDone } from './request/connection-close.js'
 import { docsAssets } from './routes/docs-page.js'
 import { createPlantRoute } from './routes/create-plant.js'
-import { DEFAULT_JSON_LIMITS, type JsonLimits } from '../exact-json/index.js'
+import { checkJsonLimits, DEFAULT_JSON_LIMITS, type JsonLimits } from '../exact-json/index.js'
+import { MAX_TIMER_MS, wholeNumberOption } from '../option-bounds/index.js'
 import { makeJsonBodyReader } from './body/json-body.js'
 import { makeDecodeQueue } from './body/decode-queue.js'
 import { crossOrigin, type CrossOriginPolicy } from './request/cross-origin.js'
@@ -61,7 +62,9 @@ export interface HttpAppDeps {
 
 /**
  * Builds the Koa app of the service. It does not listen: the caller serves it, through
- * `createHttpServer` or its own server.
+ * `createHttpServer` or its own server. A `basePath` it cannot serve is a TypeError, and a number
+ * that is not a whole number in its range (NaN, a string, a negative bound) a RangeError naming
+ * the option, when the app is built: such a bound would otherwise bound nothing.
  * The operation lives under the base path; the OpenAPI document and the probes at the root,
  * where load balancers and tooling look for them.
  */
@@ -83,6 +86,10 @@ export const createHttpApp = ({
   if (!isLiteralBasePath(basePath)) {
     throw new TypeError(`createHttpApp: basePath must be '' or like '/api/v1' (unreserved characters only)`)
   }
+  wholeNumberOption('createHttpApp', 'bodyLimitBytes', bodyLimitBytes, 1)
+  if (answerWithinMs !== undefined) wholeNumberOption('createHttpApp', 'answerWithinMs', answerWithinMs, 1, MAX_TIMER_MS)
+  wholeNumberOption('createHttpApp', 'readinessMaxAgeMs', readinessMaxAgeMs, 0, MAX_TIMER_MS)
+  checkJsonLimits(jsonLimits)
   const plants = `${basePath}/plants`
   // The document never changes while the app lives: it is serialised once, not per request (an
   // unauthenticated client could otherwise make the service serialise 30 KB on every request).

@@ -13,6 +13,7 @@ import {
 import { makeIdTable } from './id-table.js'
 import { makePlantRecords, RECORD_BYTES } from './plant-records.js'
 import { BYTES_PER_UNIT } from './text-chunks.js'
+import { wholeNumberOption } from '../option-bounds/index.js'
 
 /** The in-memory store, plus a look inside (copies) for tests that assert on stored state. */
 export interface InMemoryPlantStore extends PlantStore {
@@ -24,7 +25,9 @@ export interface InMemoryPlantStore extends PlantStore {
 
 /**
  * How much the store may hold; a new plant past either bound is refused with StorageFull, so a
- * client cannot grow the process until it dies (and takes every stored plant with it).
+ * client cannot grow the process until it dies (and takes every stored plant with it). Each is a
+ * whole number (0 makes a store that is always full, for a test of that answer):
+ * `makeInMemoryPlantStore` throws a RangeError naming one that is not.
  */
 export interface InMemoryLimits {
   readonly maxPlants: number
@@ -46,6 +49,8 @@ export const estimatedBytes = ({ name, tag }: NewPlant): number =>
 // least 3/8 full), rounded up.
 const PER_PLANT_BYTES = RECORD_BYTES + 40
 
+const WHERE = 'makeInMemoryPlantStore'
+
 /**
  * A plant store in process memory, for tests, development and embedders that need no durability.
  * Check-and-insert runs in one synchronous step, so concurrent creates of one id cannot both win.
@@ -59,8 +64,8 @@ const PER_PLANT_BYTES = RECORD_BYTES + 40
  */
 export const makeInMemoryPlantStore = (limits: Partial<InMemoryLimits> = {}): InMemoryPlantStore => {
   // Field by field: a limit given as `undefined` (from JavaScript, say) keeps its default, not no bound.
-  const maxPlants = limits.maxPlants ?? DEFAULT_IN_MEMORY_LIMITS.maxPlants
-  const maxBytes = limits.maxBytes ?? DEFAULT_IN_MEMORY_LIMITS.maxBytes
+  const maxPlants = wholeNumberOption(WHERE, 'maxPlants', limits.maxPlants ?? DEFAULT_IN_MEMORY_LIMITS.maxPlants, 0)
+  const maxBytes = wholeNumberOption(WHERE, 'maxBytes', limits.maxBytes ?? DEFAULT_IN_MEMORY_LIMITS.maxBytes, 0)
   const ids = makeIdTable()
   const records = makePlantRecords()
   let bytes = 0

@@ -4,6 +4,7 @@ import type { PlantStore } from '../../core/index.js'
 import { resolveTimeouts, type MongoTimeouts } from './client-options.js'
 import { makeMongoConnection, type InvalidMongoSettings } from './connection.js'
 import { makeMongoPlantStore } from './plant-store.js'
+import { MAX_TIMER_MS, wholeNumberOption } from '../option-bounds/index.js'
 
 /** Where and how to keep plants in MongoDB. */
 export interface MongoPlantStoreSettings {
@@ -16,7 +17,10 @@ export interface MongoPlantStoreSettings {
   readonly dbName: string
   /** Defaults to `plants`. */
   readonly collectionName?: string
-  /** Each one not given takes its default (see DEFAULT_MONGO_TIMEOUTS). */
+  /**
+   * Each one not given takes its default (see DEFAULT_MONGO_TIMEOUTS); each one given is a whole
+   * number of milliseconds from 1 to 2147483647 (the longest a Node timer waits).
+   */
   readonly timeouts?: Partial<MongoTimeouts>
 }
 
@@ -30,18 +34,28 @@ export interface MongoPlantStore {
 /**
  * Opens a MongoDB plant store without waiting for MongoDB: it connects on first use, so this
  * returns at once even while the server is down (`checkReady` says when it is reachable). Fails
- * only when the connection string or an option cannot be understood, or names an option the
- * adapter refuses.
+ * only when the connection string or an option cannot be understood, names an option the
+ * adapter refuses, or a timeout is not a whole number of milliseconds in its range.
  */
 export const openMongoPlantStore = (
   settings: MongoPlantStoreSettings,
 ): E.Either<InvalidMongoSettings, MongoPlantStore> =>
   pipe(
-    makeMongoConnection({
-      uri: settings.uri,
-      dbName: settings.dbName,
-      collectionName: settings.collectionName ?? 'plants',
-      timeouts: resolveTimeouts(settings.timeouts),
-    }),
+    checkedTimeouts(settings.timeouts),
+    E.chain((timeouts) =>
+      makeMongoConnection({ uri: settings.uri, dbName: settings.dbName, collectionName: settings.collectionName ?? 'plants', timeouts }),
+    ),
     E.map((connection) => ({ store: makeMongoPlantStore(connection), close: connection.close })),
+  )
+
+// A deadline of NaN would fire at once, as would one beyond the longest a Node timer waits.
+const checkedTimeouts = (given: Partial<MongoTimeouts> = {}): E.Either<InvalidMongoSettings, MongoTimeouts> =>
+  E.tryCatch(
+    () => {
+      for (const [name, value] of Object.entries(given)) {
+        if (value !== undefined) wholeNumberOption('openMongoPlantStore', `timeouts.${name}`, value, 1, MAX_TIMER_MS)
+      }
+      return resolveTimeouts(given)
+    },
+    (error): InvalidMongoSettings => ({ _tag: 'InvalidMongoSettings', message: error instanceof Error ? error.message : String(error) }),
   )

@@ -90,6 +90,18 @@ describe('eslint.config.js enforces the layers', function () {
     for (const finding of findings) expect(finding).to.match(/imports only the core/)
   })
 
+  it('refuses the shared option checks importing an adapter, another shared module, a package or Node', async () => {
+    const findings = await layerFindings('adapters/option-bounds/__lint_probe__.ts', [
+      "export { createHttpApp } from '../http/index.js'",
+      "export { parseExactJson } from '../exact-json/index.js'",
+      "export { parse } from 'lossless-json'",
+      "export { setTimeout } from 'node:timers'",
+    ])
+    expect(findings.map((finding) => finding.split(':')[0])).to.deep.equal(['1', '2', '3', '4'])
+    expect(await layerFindings('adapters/in-memory/__lint_probe__.ts', ["export { wholeNumberOption } from '../option-bounds/index.js'"])).to.deep.equal([])
+    expect(await layerFindings('adapters/in-memory/__lint_probe__.ts', ["export { wholeNumberOption } from '../option-bounds/whole-number.js'"])).to.have.lengthOf(1)
+  })
+
   it('lets the shared exact JSON reader import lossless-json, and no other package, framework or adapter', async () => {
     expect(
       await layerFindings('adapters/exact-json/__lint_probe__.ts', [

@@ -4,8 +4,13 @@ import { answerClientErrors, answerOnResponse, answerOnSocket } from './parser-r
 import { trackConnections, type Connections } from './connections.js'
 import { expectationFailed, methodNotImplemented } from '../errors/problems.js'
 import { requestIdOf, serveAppOn } from '../context/request-context.js'
+import { MAX_TIMER_MS, wholeNumberOption } from '../../option-bounds/index.js'
 
-/** How long a client may take, and how many may be connected at once. */
+/**
+ * How long a client may take, and how many may be connected at once: each a whole number of 1 or
+ * more (of milliseconds at most 2147483647, the longest a Node timer waits), or the server is not
+ * made (a RangeError names the limit).
+ */
 export interface HttpServerLimits {
   /** Longest wait for a request's headers, from the first byte of the request. */
   readonly headersTimeoutMs: number
@@ -114,9 +119,10 @@ export const createBoundedServer = (
 
 const boundedServer = (
   listener: RequestListener,
-  limits: HttpServerLimits,
+  given: HttpServerLimits,
   expectations: ExpectationListeners,
 ): { readonly server: BoundedServer; readonly connections: Connections } => {
+  const limits = checkedLimits(given)
   const server = createServer(
     {
       requireHostHeader: false,
@@ -132,8 +138,8 @@ const boundedServer = (
     maxConnections: limits.maxConnections,
     maxConnectionsPerAddress: limits.maxConnectionsPerAddress,
     firstByteTimeoutMs: Math.min(FIRST_BYTE_TIMEOUT_MS, limits.headersTimeoutMs),
-    maxRequestsWaiting: limits.maxRequestsWaiting ?? DEFAULT_MAX_REQUESTS_WAITING,
-    sendTimeoutMs: limits.sendTimeoutMs ?? DEFAULT_SEND_TIMEOUT_MS,
+    maxRequestsWaiting: limits.maxRequestsWaiting,
+    sendTimeoutMs: limits.sendTimeoutMs,
   })
   const admitted =
     (serve: RequestListener): RequestListener =>
@@ -168,3 +174,25 @@ export const cutHalfSentRequests = (server: Server): void => {
 
 const isBounded = (server: Server): server is BoundedServer =>
   typeof (server as Partial<BoundedServer>).cutHalfSentRequests === 'function'
+
+/**
+ * Every limit, its default filled in, each a whole number in its range (a RangeError names the
+ * first that is not): a cap of NaN would cap nothing, and Node's own checks name its options, not
+ * these.
+ */
+const checkedLimits = (limits: HttpServerLimits): Required<HttpServerLimits> => {
+  const ms = (option: keyof HttpServerLimits, value: unknown, least = 1): number =>
+    wholeNumberOption('createHttpServer', option, value, least, MAX_TIMER_MS)
+  const count = (option: keyof HttpServerLimits, value: unknown): number => wholeNumberOption('createHttpServer', option, value, 1)
+  const headersTimeoutMs = ms('headersTimeoutMs', limits.headersTimeoutMs)
+  return {
+    headersTimeoutMs,
+    // The whole request includes its headers.
+    requestTimeoutMs: ms('requestTimeoutMs', limits.requestTimeoutMs, headersTimeoutMs),
+    keepAliveTimeoutMs: ms('keepAliveTimeoutMs', limits.keepAliveTimeoutMs),
+    maxConnections: count('maxConnections', limits.maxConnections),
+    maxConnectionsPerAddress: count('maxConnectionsPerAddress', limits.maxConnectionsPerAddress),
+    maxRequestsWaiting: count('maxRequestsWaiting', limits.maxRequestsWaiting ?? DEFAULT_MAX_REQUESTS_WAITING),
+    sendTimeoutMs: ms('sendTimeoutMs', limits.sendTimeoutMs ?? DEFAULT_SEND_TIMEOUT_MS),
+  }
+}
