@@ -9,18 +9,22 @@ import { ignoreKeySetFetches, type KeySetObserver } from './key-set-observer.js'
 import { screenClaims } from './claims-screen.js'
 import type { JwtAuthenticatorOptions } from './options.js'
 import { makeRemoteKeySet } from './remote-key-set.js'
+import { wholeNumberOption } from '../option-bounds/index.js'
 
 /**
  * Accepts JWT access tokens signed by the configured keys, checking `iss`, `aud`, `exp` and
  * `nbf` (with the configured clock tolerance) and, when configured, a required scope. A token
  * without `exp` or `sub` is refused: one never expires, the other names no one. The identity's
  * subject is the `sub` claim; its scopes come from `scope` or `scp`. Fetches of a remote key set
- * are reported to the observer.
+ * are reported to the observer. A number option that is not a whole number in its range (see
+ * `JwksKeySource`) is a RangeError naming it, thrown here.
  */
 export const makeJwtAuthenticator = (
   options: JwtAuthenticatorOptions,
   keySetObserver: KeySetObserver = ignoreKeySetFetches,
 ): Authenticator => {
+  // A tolerance of NaN reads as none to jose; a string or a negative one is a mistake to name.
+  wholeNumberOption('makeJwtAuthenticator', 'clockToleranceSeconds', options.clockToleranceSeconds, 0)
   const keys = verificationKeys(options, keySetObserver)
   const keysFromProvider = options.keys._tag === 'Jwks'
   const checks: JWTVerifyOptions = {

@@ -2,10 +2,12 @@ import type { KeyObject } from 'node:crypto'
 import type { ReadonlyNonEmptyArray } from 'fp-ts/lib/ReadonlyNonEmptyArray.js'
 import type { AsymmetricAlgorithm, HmacAlgorithm } from './algorithms.js'
 import type { ScopeToken } from './scope-token.js'
+import { MAX_TIMER_MS, wholeNumberOption } from '../option-bounds/index.js'
 
 /**
  * Public keys published by an identity provider as a JSON Web Key Set. Keys are cached; a token
- * naming an unknown `kid` makes the set be fetched again, at most once per cool-down.
+ * naming an unknown `kid` makes the set be fetched again, at most once per cool-down. Each number
+ * is a whole number, of 1 or more (the cool-down 0 or more), a delay at most 2147483647 ms.
  */
 export interface JwksKeySource {
   readonly _tag: 'Jwks'
@@ -55,6 +57,30 @@ export const DEFAULT_JWKS_OPTIONS: Required<Omit<JwksKeySource, '_tag' | 'url' |
   refreshIntervalMs: 300_000,
 }
 
+/**
+ * A JWKS source's options, each not given at its default, each a whole number in its range (a
+ * RangeError names the first that is not): a byte or key bound of NaN would bound nothing, and a
+ * timer's delay over 2147483647 ms fires at once.
+ */
+export const jwksOptionsOf = (source: JwksKeySource): typeof DEFAULT_JWKS_OPTIONS => {
+  const given = { ...DEFAULT_JWKS_OPTIONS, ...definedOnly(source) }
+  const check = (option: keyof typeof DEFAULT_JWKS_OPTIONS, least: number, most?: number): number =>
+    wholeNumberOption('makeJwtAuthenticator', `keys.${option}`, given[option], least, most)
+  return {
+    cooldownMs: check('cooldownMs', 0, MAX_TIMER_MS),
+    timeoutMs: check('timeoutMs', 1, MAX_TIMER_MS),
+    cacheMaxAgeMs: check('cacheMaxAgeMs', 1),
+    maxFetchesPerMinute: check('maxFetchesPerMinute', 1),
+    maxKeySetBytes: check('maxKeySetBytes', 1),
+    maxKeys: check('maxKeys', 1),
+    refreshIntervalMs: check('refreshIntervalMs', 1, MAX_TIMER_MS),
+  }
+}
+
+// An option given as `undefined` (from JavaScript, say) keeps its default.
+const definedOnly = (source: JwksKeySource): Partial<typeof DEFAULT_JWKS_OPTIONS> =>
+  Object.fromEntries(Object.entries(source).filter(([name, value]) => name in DEFAULT_JWKS_OPTIONS && value !== undefined))
+
 /** One public key (RSA, EC or Ed25519), for a provider that signs with a fixed key. */
 export interface PublicKeySource {
   readonly _tag: 'PublicKey'
@@ -85,6 +111,6 @@ export interface JwtAuthenticatorOptions {
   readonly audience: string
   /** A scope the token must grant (in `scope` or `scp`); when absent, any valid token will do. */
   readonly requiredScope?: ScopeToken
-  /** Seconds of clock skew forgiven when checking `exp` and `nbf`. */
+  /** Seconds of clock skew forgiven when checking `exp` and `nbf`: a whole number, 0 or more. */
   readonly clockToleranceSeconds: number
 }

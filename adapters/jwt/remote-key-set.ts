@@ -2,7 +2,7 @@ import { createLocalJWKSet, createRemoteJWKSet, customFetch, errors, type Flatte
 import { guardedFetch } from './key-set-fetch.js'
 import { keyIdExcerpt, keyIdOf } from './key-id.js'
 import { ignoreKeySetFetches, type KeySetObserver } from './key-set-observer.js'
-import { DEFAULT_JWKS_OPTIONS, type JwksKeySource } from './options.js'
+import { jwksOptionsOf, type JwksKeySource } from './options.js'
 
 
 /**
@@ -51,16 +51,16 @@ export const makeRemoteKeySet = (
   observer: KeySetObserver = ignoreKeySetFetches,
   screen: (token: FlattenedJWSInput) => void = () => undefined,
 ): JWTVerifyGetKey => {
-  const cooldownMs = source.cooldownMs ?? DEFAULT_JWKS_OPTIONS.cooldownMs
+  const { cooldownMs, timeoutMs, cacheMaxAgeMs, maxFetchesPerMinute, maxKeySetBytes, maxKeys, refreshIntervalMs } = jwksOptionsOf(source)
   // The keys last fetched, made a local set once per fetch; and why the last fetch failed, if it did.
   let held: JWTVerifyGetKey | undefined
   let unreachable: { readonly error: unknown } | undefined
   const fetchKeySet = guardedFetch(
     {
       backoffMs: cooldownMs,
-      maxPerMinute: source.maxFetchesPerMinute ?? DEFAULT_JWKS_OPTIONS.maxFetchesPerMinute,
-      maxBytes: source.maxKeySetBytes ?? DEFAULT_JWKS_OPTIONS.maxKeySetBytes,
-      maxKeys: source.maxKeys ?? DEFAULT_JWKS_OPTIONS.maxKeys,
+      maxPerMinute: maxFetchesPerMinute,
+      maxBytes: maxKeySetBytes,
+      maxKeys,
     },
     observer,
     {
@@ -75,12 +75,12 @@ export const makeRemoteKeySet = (
   )
   const remote = createRemoteJWKSet(source.url, {
     cooldownDuration: cooldownMs,
-    timeoutDuration: source.timeoutMs ?? DEFAULT_JWKS_OPTIONS.timeoutMs,
-    cacheMaxAge: source.cacheMaxAgeMs ?? DEFAULT_JWKS_OPTIONS.cacheMaxAgeMs,
+    timeoutDuration: timeoutMs,
+    cacheMaxAge: cacheMaxAgeMs,
     [customFetch]: fetchKeySet,
   })
   // A failed refresh changes nothing: the keys held keep serving, and the next token or tick asks again.
-  setInterval(() => void remote.reload().catch(() => undefined), source.refreshIntervalMs ?? DEFAULT_JWKS_OPTIONS.refreshIntervalMs).unref()
+  setInterval(() => void remote.reload().catch(() => undefined), refreshIntervalMs).unref()
   const noKeyFor = (kid: string | undefined, fetchFailure: unknown): Error =>
     unreachable === undefined ? new UnknownSigningKey(kid) : new KeySetUnavailable(fetchFailure ?? unreachable.error)
   return async (header, token) => {

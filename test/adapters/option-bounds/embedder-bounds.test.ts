@@ -3,6 +3,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { createHttpApp, createHttpServer, DEFAULT_HTTP_SERVER_LIMITS, type HttpAppDeps } from '../../../adapters/http/index.js'
 import { parseExactJson } from '../../../adapters/exact-json/index.js'
 import { makeInMemoryPlantStore } from '../../../adapters/in-memory/index.js'
+import { makeJwtAuthenticator, type JwksKeySource } from '../../../adapters/jwt/index.js'
 import { openMongoPlantStore } from '../../../adapters/mongodb/index.js'
 import { makeStaticTokenAuthenticator } from '../../../adapters/static-tokens/index.js'
 import { NewPlant } from '../../../core/index.js'
@@ -111,6 +112,27 @@ describe('numbers an embedder gives an adapter', function () {
       const opened = openMongoPlantStore({ uri: 'mongodb://127.0.0.1:1', dbName: 'bounds', timeouts: { operationMs: 1 } })
       if (E.isLeft(opened)) throw new Error(opened.left.message)
       await opened.right.close()
+    })
+  })
+
+  describe('the JWT authenticator', function () {
+    const jwks = (options: Partial<JwksKeySource>): JwksKeySource => ({ _tag: 'Jwks', url: new URL('http://127.0.0.1:1/jwks'), algorithms: ['RS256'], ...options })
+    const claims = { issuer: 'https://issuer.test', audience: 'plants', clockToleranceSeconds: 30 }
+
+    it('refuses a key set bound or a delay that is not a whole number in range, naming it', function () {
+      for (const [option, value] of [['maxKeys', Number.NaN], ['maxKeySetBytes', 0], ['maxFetchesPerMinute', '6'], ['timeoutMs', 2 ** 31], ['refreshIntervalMs', -1], ['cooldownMs', 1.5]] as const) {
+        expect(() => makeJwtAuthenticator({ ...claims, keys: jwks({ [option]: value as number }) }), option).to.throw(RangeError, new RegExp(`makeJwtAuthenticator: keys\\.${option} must be a whole number`))
+      }
+    })
+
+    it('refuses a clock tolerance that is negative or not a number', function () {
+      for (const clockToleranceSeconds of [-1, Number.NaN, '30']) {
+        expect(() => makeJwtAuthenticator({ ...claims, clockToleranceSeconds: clockToleranceSeconds as number, keys: jwks({}) })).to.throw(RangeError, /clockToleranceSeconds/)
+      }
+    })
+
+    it('is made with options in range, those given as undefined at their defaults', function () {
+      expect(() => makeJwtAuthenticator({ ...claims, clockToleranceSeconds: 0, keys: jwks({ cooldownMs: 0, maxKeys: 1, timeoutMs: undefined as unknown as number }) })).not.to.throw()
     })
   })
 })
