@@ -6,6 +6,7 @@ import { readBoundedText } from './bounded-body.js'
 import { transportFailure, unexpectedResponse, type PlantStoreClientError } from './client-errors.js'
 import { readAnswer, type Answer } from './read-answer.js'
 import { newPlantJsonText } from '../http-api/index.js'
+import { MAX_TIMER_MS, wholeNumberOption } from '../option-bounds/index.js'
 
 export interface PlantStoreClientOptions {
   /** Where the service answers, with its `BASE_PATH` if it has one: `https://plants.example.com/api/v1`. */
@@ -30,13 +31,15 @@ export interface PlantStoreClient {
 const DEFAULT_TIMEOUT_MS = 10_000
 
 /**
- * A typed client of a running Plant Store service. Building it sends nothing; it throws a
- * TypeError only for a `baseUrl` that is not an absolute http(s) URL, a mistake in the caller's code.
+ * A typed client of a running Plant Store service. Building it sends nothing; it throws only for
+ * a mistake in the caller's code: a TypeError for a `baseUrl` that is not an absolute http(s) URL,
+ * a RangeError for a `timeoutMs` that is not a whole number from 1 to 2147483647 (which every
+ * call would otherwise report as a server it cannot reach).
  */
 export const createPlantStoreClient = (options: PlantStoreClientOptions): PlantStoreClient => {
   const plantsUrl = plantsUrlOf(options.baseUrl)
   const send = options.fetch ?? globalThis.fetch
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const timeoutMs = wholeNumberOption('createPlantStoreClient', 'timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 1, MAX_TIMER_MS)
   const token = BearerToken.decode(options.token)
 
   const post = (plant: NewPlant, credential: BearerToken): TE.TaskEither<PlantStoreClientError, Plant> =>

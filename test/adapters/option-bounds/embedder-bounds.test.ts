@@ -4,6 +4,7 @@ import { createHttpApp, createHttpServer, DEFAULT_HTTP_SERVER_LIMITS, type HttpA
 import { parseExactJson } from '../../../adapters/exact-json/index.js'
 import { makeInMemoryPlantStore } from '../../../adapters/in-memory/index.js'
 import { makeJwtAuthenticator, type JwksKeySource } from '../../../adapters/jwt/index.js'
+import { createPlantStoreClient } from '../../../adapters/http-client/index.js'
 import { openMongoPlantStore } from '../../../adapters/mongodb/index.js'
 import { makeStaticTokenAuthenticator } from '../../../adapters/static-tokens/index.js'
 import { NewPlant } from '../../../core/index.js'
@@ -133,6 +134,15 @@ describe('numbers an embedder gives an adapter', function () {
 
     it('is made with options in range, those given as undefined at their defaults', function () {
       expect(() => makeJwtAuthenticator({ ...claims, clockToleranceSeconds: 0, keys: jwks({ cooldownMs: 0, maxKeys: 1, timeoutMs: undefined as unknown as number }) })).not.to.throw()
+    })
+  })
+
+  describe('the HTTP client', function () {
+    it('refuses a timeout that is not a whole number of milliseconds in range, rather than report every call unreachable', function () {
+      for (const timeoutMs of [Number.NaN, 0, 2 ** 31, '5000']) {
+        expect(() => createPlantStoreClient({ baseUrl: 'http://127.0.0.1:1', token: TOKEN, timeoutMs: timeoutMs as number })).to.throw(RangeError, /createPlantStoreClient: timeoutMs must be a whole number from 1 to 2147483647/)
+      }
+      expect(() => createPlantStoreClient({ baseUrl: 'http://127.0.0.1:1', token: TOKEN, timeoutMs: 1 })).not.to.throw()
     })
   })
 })
