@@ -196,6 +196,11 @@ const connectionOver = (first: MongoClient, settings: MongoConnectionSettings): 
   }
 
   const attempt = <A>(work: (on: MongoWork) => Promise<A>, withinMs = Infinity): TE.TaskEither<StorageUnavailable, A> => async () => {
+    // Not a time at all (NaN, from JavaScript): the caller's mistake, for its error boundary, not
+    // an outage to retry (a deadline of NaN would pass after 1 ms).
+    if (typeof withinMs !== 'number' || Number.isNaN(withinMs)) {
+      throw new RangeError(`InsertOptions.withinMs must be a number of milliseconds, not ${String(withinMs)}`)
+    }
     // A caller whose time is up is answered before anything is sent: a write sent now could land
     // after its 503.
     if (withinMs <= 0) return E.left(storageUnavailable(noTimeLeft()))

@@ -14,7 +14,8 @@ export const alreadyStored = (stored: NewPlant): InsertOutcome => ({ _tag: 'Alre
  * What a caller tells storage of its own time. `withinMs`: how long the caller can still wait,
  * from when the call starts (the time a request's answer has left once its body was read); an
  * adapter that can be slow answers `StorageUnavailable` rather than take longer, and one that
- * answers at once may ignore it.
+ * answers at once may ignore it. A `withinMs` that is not a number (NaN) is the caller's defect:
+ * an adapter that reads it rejects the task.
  */
 export interface InsertOptions {
   readonly withinMs?: number

@@ -51,4 +51,21 @@ describe('MongoDB within the time the caller has left (wire peer)', function () 
       await close()
     }
   })
+
+  it('rejects the task, sending nothing, for a withinMs that is not a number: a defect, not an outage', async function () {
+    const { store, close } = open()
+    try {
+      for (const withinMs of [Number.NaN, '300']) {
+        const error: unknown = await store.insertUnlessExists(plant(3n, 'Ivy'), { withinMs: withinMs as number })().then(
+          () => undefined,
+          (rejection: unknown) => rejection,
+        )
+        expect(error, String(withinMs)).to.be.instanceOf(RangeError)
+        expect((error as Error).message).to.match(/withinMs must be a number of milliseconds/)
+      }
+      expect(inserts).to.equal(0)
+    } finally {
+      await close()
+    }
+  })
 })
