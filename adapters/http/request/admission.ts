@@ -15,13 +15,21 @@ const versionProblem = (req: HttpContext['req']): RequestProblem | undefined =>
   req.httpVersionMajor === 1 ? undefined : malformedRequest
 
 /**
- * Refuses an HTTP/1.1 request without a Host header, and any request with more than one, as RFC
- * 9112 section 3.2 requires (Node keeps the first of several silently).
+ * Refuses an HTTP/1.1 request without a Host header, any request with more than one (Node keeps
+ * the first of several silently), and one whose Host is not a host and an optional port (`a b`,
+ * `user@host`), as RFC 9112 section 3.2 requires.
  */
-const hostProblem = (req: HttpContext['req']): RequestProblem | undefined =>
-  fieldLines(req.rawHeaders, 'host') > 1 || (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && !req.headers.host)
+const hostProblem = (req: HttpContext['req']): RequestProblem | undefined => {
+  const host = req.headers.host
+  return fieldLines(req.rawHeaders, 'host') > 1 ||
+    (host === undefined ? req.httpVersionMinor >= 1 : !HOST_AND_PORT.test(host))
     ? malformedRequest
     : undefined
+}
+
+// RFC 3986's host (an IP literal in brackets, or a registered name or IPv4 address, percent
+// escapes left as they are), then an optional port; empty is allowed (RFC 9112 section 3.2).
+const HOST_AND_PORT = /^(?:\[[0-9A-Za-z:._~!$&'()*+,;=%-]+\]|[0-9A-Za-z._~!$&'()*+,;=%-]*)(?::[0-9]*)?$/
 
 /**
  * Refuses a request whose `Expect` header asks for anything but `100-continue` (RFC 9110 section

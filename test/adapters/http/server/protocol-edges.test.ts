@@ -58,6 +58,20 @@ describe('HTTP edge cases, answered as RFC 9110 and 9112 say', function () {
     expectOneRawErrorDocument(received, 400)
   })
 
+  for (const host of ['a b', 'user@plants.test', 'plants.test/x', 'plants.test:80a', '[::1', 'plants.test\\x']) {
+    it(`answers a Host header of ${JSON.stringify(host)} with 400`, async function () {
+      const received = await exchange(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)
+      expectOneRawErrorDocument(received, 400)
+    })
+  }
+
+  it('serves a Host of a name, an IPv4 or IPv6 address, with or without a port, or empty', async function () {
+    for (const host of ['plants.test', 'plants.test:8080', '127.0.0.1:3000', '[::1]', '[::1]:3000', 'xn--bcher-kva.example', '']) {
+      const [answer] = finalResponses(await exchange(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`))
+      expect(answer?.status, JSON.stringify(host)).to.equal(200)
+    }
+  })
+
   for (const version of ['HTTP/2.0', 'HTTP/0.9']) {
     it(`answers a request line saying ${version} with 400, and stores nothing`, async function () {
       const body = '{"id":3,"name":"versioned"}'
