@@ -114,7 +114,7 @@ export const ERROR_ANSWERS = {
   },
   NotWellFormed: {
     problems: [malformedRequest],
-    description: 'The request is not well-formed HTTP/1.1 (such as a request line Node cannot read or naming a version other than HTTP/1.0 and 1.1, or a Host header missing, repeated or not a host and port).',
+    description: 'The request is not well-formed HTTP/1.1 (such as a request line Node cannot read, naming a version other than HTTP/1.0 and 1.1 or a target with a fragment, or a Host header missing, repeated or not a host and port).',
   },
   RequestTimeout: {
     problems: [requestTimeout],

@@ -2,17 +2,19 @@ import type { HttpContext } from '../context/request-context.js'
 import { expectationFailed, malformedRequest, type RequestProblem } from '../errors/problems.js'
 import { fieldLines } from '../context/field-lines.js'
 
-/** The checks every request passes before its route: its HTTP version, its Host header, then its `Expect`. */
+/** The checks every request passes before its route: its request line, its Host header, then its `Expect`. */
 export const admissionProblem = (req: HttpContext['req']): RequestProblem | undefined =>
-  versionProblem(req) ?? hostProblem(req) ?? expectationProblem(req)
+  requestLineProblem(req) ?? hostProblem(req) ?? expectationProblem(req)
 
 /**
- * Refuses a request line naming a version other than HTTP/1.0 or 1.1, which Node's parser lets
- * through (`HTTP/2.0`, `HTTP/0.9`): HTTP/2 never comes as text, and HTTP/0.9 had neither a version
- * nor headers, so such a request is not one this server can read as its sender meant it.
+ * Refuses what Node's parser lets through in a request line that HTTP/1.1 has no place for: a
+ * version other than HTTP/1.0 or 1.1 (`HTTP/2.0`, `HTTP/0.9`: HTTP/2 never comes as text, and
+ * HTTP/0.9 had neither a version nor headers), and a target with a fragment (`/plants#x`: a
+ * fragment never leaves the client, RFC 9112 section 3.2), so the request is not one this server
+ * can read as its sender meant it.
  */
-const versionProblem = (req: HttpContext['req']): RequestProblem | undefined =>
-  req.httpVersionMajor === 1 ? undefined : malformedRequest
+const requestLineProblem = (req: HttpContext['req']): RequestProblem | undefined =>
+  req.httpVersionMajor === 1 && !(req.url ?? '').includes('#') ? undefined : malformedRequest
 
 /**
  * Refuses an HTTP/1.1 request without a Host header, any request with more than one (Node keeps

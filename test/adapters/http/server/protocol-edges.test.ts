@@ -84,6 +84,13 @@ describe('HTTP edge cases, answered as RFC 9110 and 9112 say', function () {
     })
   }
 
+  for (const target of ['/plants#fragment', '/healthz#', 'http://plants.test/healthz#top']) {
+    it(`answers a request target with a fragment, ${target}, with 400`, async function () {
+      const received = await exchange(`GET ${target} HTTP/1.1\r\nHost: plants.test\r\nConnection: close\r\n\r\n`)
+      expectOneRawErrorDocument(received, 400)
+    })
+  }
+
   it('serves a request line saying HTTP/1.0', async function () {
     const body = '{"id":4,"name":"old"}'
     const received = await exchange(
