@@ -12,18 +12,15 @@ export interface JsonLimits {
 
 export const DEFAULT_JSON_LIMITS: JsonLimits = { maxNumberLength: 100, maxDepth: 32 }
 
-/**
- * `limits` when each is a whole number of 1 or more; otherwise throws a RangeError naming the one
- * that is not: a limit of NaN (or a string, from JavaScript) would bound nothing, silently.
- */
-export const checkJsonLimits = (limits: JsonLimits): JsonLimits => {
+// Each limit a whole number of 1 or more, or a RangeError naming the one that is not: a limit of
+// NaN (or a string, from JavaScript) would bound nothing, silently.
+const checkJsonLimits = (limits: JsonLimits): void => {
   for (const name of ['maxNumberLength', 'maxDepth'] as const) {
     const limit: unknown = limits[name]
     if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
       throw new RangeError(`JsonLimits: ${name} must be a whole number of 1 or more, not ${String(limit)}`)
     }
   }
-  return limits
 }
 
 /**
@@ -38,9 +35,21 @@ export const checkJsonLimits = (limits: JsonLimits): JsonLimits => {
  * holding a longer number than the limits allow is refused after one linear scan, before any
  * parsing: the work per byte stays constant whatever the text. A refusal is a sentence about "the
  * request body", as the HTTP adapter answers with it. Limits that are not whole numbers of 1 or
- * more are a mistake of the caller's, thrown as a RangeError (see `checkJsonLimits`).
+ * more are a mistake of the caller's, thrown as a RangeError.
  */
-export const parseExactJson = (json: Uint8Array | string, limits: JsonLimits = DEFAULT_JSON_LIMITS): E.Either<string, unknown> => {
+export const parseExactJson = (json: Uint8Array | string, limits: JsonLimits = DEFAULT_JSON_LIMITS): E.Either<string, unknown> =>
+  exactJsonParser(limits)(json)
+
+/**
+ * `parseExactJson` within `limits`, checked once, here (a RangeError names a limit that is not a
+ * whole number of 1 or more): for a caller that parses many texts within the same limits.
+ */
+export const exactJsonParser = (limits: JsonLimits = DEFAULT_JSON_LIMITS): ((json: Uint8Array | string) => E.Either<string, unknown>) => {
+  checkJsonLimits(limits)
+  return (json) => parseWithin(json, limits)
+}
+
+const parseWithin = (json: Uint8Array | string, limits: JsonLimits): E.Either<string, unknown> => {
   let text: string
   if (typeof json === 'string') text = json
   else {
@@ -50,7 +59,7 @@ export const parseExactJson = (json: Uint8Array | string, limits: JsonLimits = D
       return E.left('the request body is not valid UTF-8')
     }
   }
-  const scan = scanJson(text, checkJsonLimits(limits))
+  const scan = scanJson(text, limits)
   if (scan.excess === 'depth') return E.left(`the request body is nested deeper than ${limits.maxDepth} levels`)
   if (scan.excess === 'number') return E.left(`the request body holds a number longer than ${limits.maxNumberLength} characters`)
   const fast = parseFast(text, scan)

@@ -5,7 +5,7 @@ import type { Authenticator, PlantStore } from '../../core/index.js'
 import { closeConnectionWhenDone } from './request/connection-close.js'
 import { docsAssets } from './routes/docs-page.js'
 import { createPlantRoute } from './routes/create-plant.js'
-import { checkJsonLimits, DEFAULT_JSON_LIMITS, type JsonLimits } from '../exact-json/index.js'
+import { DEFAULT_JSON_LIMITS, type JsonLimits } from '../exact-json/index.js'
 import { MAX_TIMER_MS, wholeNumberOption } from '../option-bounds/index.js'
 import { makeJsonBodyReader } from './body/json-body.js'
 import { makeDecodeQueue } from './body/decode-queue.js'
@@ -89,7 +89,6 @@ export const createHttpApp = ({
   wholeNumberOption('createHttpApp', 'bodyLimitBytes', bodyLimitBytes, 1)
   if (answerWithinMs !== undefined) wholeNumberOption('createHttpApp', 'answerWithinMs', answerWithinMs, 1, MAX_TIMER_MS)
   wholeNumberOption('createHttpApp', 'readinessMaxAgeMs', readinessMaxAgeMs, 0, MAX_TIMER_MS)
-  checkJsonLimits(jsonLimits)
   const plants = `${basePath}/plants`
   // The document never changes while the app lives: it is serialised once, not per request (an
   // unauthenticated client could otherwise make the service serialise 30 KB on every request).

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { serverAnswered, type HttpContext } from '../context/request-context.js'
 import { fieldLines } from '../context/field-lines.js'
-import { parseExactJson, type JsonLimits } from '../../exact-json/index.js'
+import { exactJsonParser, type JsonLimits } from '../../exact-json/index.js'
 import { readRequestBytes } from './request-bytes.js'
 import type { DecodeQueue } from './decode-queue.js'
 import { malformedBody, unexpectedFailure, unsupportedMediaType, type RequestProblem } from '../errors/problems.js'
@@ -14,17 +14,19 @@ const JSON_TYPES = ['application/json', 'application/*+json']
  * parses it with exact integers, within the JSON limits. The result is untrusted input, for a codec
  * to parse further.
  */
-export const makeJsonBodyReader =
-  (limitBytes: number, jsonLimits: JsonLimits, decodes: DecodeQueue) =>
-  (ctx: HttpContext): TE.TaskEither<RequestProblem, unknown> =>
-  async () => {
-    const refusal = contentTypeProblem(ctx)
-    if (refusal !== undefined) return E.left(refusal)
-    const bytes = hasReadableBody(ctx) ? await readBytes(ctx, limitBytes, decodes) : E.right(new Uint8Array())
-    if (E.isLeft(bytes)) return bytes
-    const parsed = parseExactJson(bytes.right, jsonLimits)
-    return E.isLeft(parsed) ? E.left(malformedBody(parsed.left)) : parsed
-  }
+export const makeJsonBodyReader = (limitBytes: number, jsonLimits: JsonLimits, decodes: DecodeQueue) => {
+  // The limits are checked once, as the app is built, not on every request.
+  const parseJson = exactJsonParser(jsonLimits)
+  return (ctx: HttpContext): TE.TaskEither<RequestProblem, unknown> =>
+    async () => {
+      const refusal = contentTypeProblem(ctx)
+      if (refusal !== undefined) return E.left(refusal)
+      const bytes = hasReadableBody(ctx) ? await readBytes(ctx, limitBytes, decodes) : E.right(new Uint8Array())
+      if (E.isLeft(bytes)) return bytes
+      const parsed = parseJson(bytes.right)
+      return E.isLeft(parsed) ? E.left(malformedBody(parsed.left)) : parsed
+    }
+}
 
 // The header nearly every client sends, whose answers below are known without parsing it.
 const PLAIN_JSON = 'application/json'

@@ -61,7 +61,7 @@ export const serveRepresentations =
     ctx.set('ETag', etag)
     // Weak comparison, as RFC 9110 asks of If-None-Match; `*` matches any representation.
     const known = ctx.get('If-None-Match')
-    if (known !== '' && known.split(',').some((tag) => [etag, '*'].includes(tag.trim().replace(/^W\//, '')))) {
+    if (known !== '' && known.split(',').some((listed) => matches(listed.trim().replace(/^W\//, ''), etag))) {
       ctx.status = 304
       return
     }
@@ -70,3 +70,5 @@ export const serveRepresentations =
     if (coding !== 'identity') ctx.set('Content-Encoding', coding)
     ctx.body = file[coding]
   }
+
+const matches = (listed: string, etag: string): boolean => listed === etag || listed === '*'

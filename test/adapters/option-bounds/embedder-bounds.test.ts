@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { createHttpApp, createHttpServer, DEFAULT_HTTP_SERVER_LIMITS, type HttpAppDeps } from '../../../adapters/http/index.js'
-import { parseExactJson } from '../../../adapters/exact-json/index.js'
+import { exactJsonParser, parseExactJson } from '../../../adapters/exact-json/index.js'
 import { makeInMemoryPlantStore } from '../../../adapters/in-memory/index.js'
 import { makeJwtAuthenticator, type JwksKeySource } from '../../../adapters/jwt/index.js'
 import { createPlantStoreClient } from '../../../adapters/http-client/index.js'
@@ -98,6 +98,13 @@ describe('numbers an embedder gives an adapter', function () {
     it('throws on limits that bound nothing, and reads within good ones', function () {
       expect(() => parseExactJson('{"a":1}', { maxDepth: Number.NaN, maxNumberLength: 100 })).to.throw(RangeError, /maxDepth/)
       expect(parseExactJson('[[1]]', { maxDepth: 1, maxNumberLength: 100 })).to.deep.equal(E.left('the request body is nested deeper than 1 levels'))
+    })
+
+    it('checks the limits once, when a parser for many texts is made', function () {
+      expect(() => exactJsonParser({ maxDepth: 32, maxNumberLength: -1 })).to.throw(RangeError, /maxNumberLength/)
+      const parse = exactJsonParser({ maxDepth: 2, maxNumberLength: 3 })
+      expect(parse('{"a":[1]}')).to.deep.equal(E.right({ a: [1n] }))
+      expect(parse('[1234]')).to.deep.equal(E.left('the request body holds a number longer than 3 characters'))
     })
   })
 
