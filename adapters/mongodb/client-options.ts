@@ -54,23 +54,35 @@ export const resolveTimeouts = (given: Partial<MongoTimeouts> = {}): MongoTimeou
 }
 
 /**
- * How long MongoDB may wait for a write's write concern before it answers a write concern error
- * (the write kept), for a store call bounded by `operationMs`. The server must answer before the
- * call's deadline: a reply cut by the deadline costs its connection, which the driver destroys (in
- * production a new TCP and TLS handshake and an authentication), while a write concern error
- * leaves it in the pool. While every connection of the pool carries a batch, a create may wait
- * out one of them (waiting at most this long for its own write concern) before its own batch is
- * sent, so two such waits fit in the deadline, with a fifth of it left for finding the server,
- * connecting and the round trips. Never 0, which would have the server wait for ever.
+ * How long MongoDB may wait for an insert's write concern, given the time its call has left:
+ * nearly all of it, so that a majority that is slow but comes before the deadline is a 200, not a
+ * write concern error for a plant that is stored. The twentieth kept back is for what follows
+ * the wait (the reply's way back, reading it): the server's own answer, a write concern error
+ * that leaves the connection in the pool, comes before the deadline cuts the reply, which would
+ * cost the connection (the driver destroys it; in production a new TCP and TLS handshake and an
+ * authentication for the next call). Set per insert, from the deadline of the create it is sent
+ * under, since a create may have waited for a place on the wire. Never 0, which would have the
+ * server wait for ever.
  */
-const writeConcernTimeoutFor = (operationMs: number): number => Math.max(1, Math.floor((operationMs * 2) / 5))
+export const writeConcernTimeoutWithin = (msLeft: number): number => Math.max(1, Math.floor((msLeft * 19) / 20))
+
+/**
+ * Whether the connection string bounds the server's wait for the write concern itself
+ * (`wtimeoutMS`, or its old name `wtimeout`): then that bound stands for every insert, as the
+ * operator asked, and the adapter sets none of its own.
+ */
+export const namesWriteConcernTimeout = (uri: string): boolean => {
+  const named = optionNamesIn(uri)
+  return named.has('wtimeoutms') || named.has('wtimeout')
+}
 
 /**
  * The driver options this adapter asks for, each only where the connection string does not say
  * otherwise (the driver lets options given in code override the string, and the operator's
- * string must win): acknowledged writes are majority-committed and journaled, the server gives up
- * waiting for that well within the deadline, writes are retried once, and every wait is bounded
- * (selection and connecting here, the rest by the call's deadline). Options that cannot keep the
+ * string must win): acknowledged writes are majority-committed and journaled, writes are retried
+ * once, and every wait is bounded (selection and connecting here, the rest by the call's
+ * deadline, and the server's wait for the write concern by each insert's, see
+ * writeConcernTimeoutWithin). Options that cannot keep the
  * adapter's promises are refused, not overridden (refused-options.ts).
  */
 export const clientOptionsFor = (uri: string, timeouts: MongoTimeouts): MongoClientOptions => {
@@ -82,7 +94,6 @@ export const clientOptionsFor = (uri: string, timeouts: MongoTimeouts): MongoCli
   const writeConcern = {
     ...unless(['w'], { w: 'majority' as const }),
     ...unless(['journal', 'j', 'fsync'], { journal: true }),
-    ...unless(['wtimeoutMS', 'wtimeout'], { wtimeoutMS: writeConcernTimeoutFor(timeouts.operationMs) }),
   }
   return {
     // int64 values, `_id` included, come back as bigint: exact over the whole range.

@@ -4,17 +4,24 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import {
   MongoClient,
   MongoClientClosedError,
+  WriteConcern,
   type Collection,
   type Db,
   type ServerType,
   type TopologyDescriptionChangedEvent,
 } from 'mongodb'
 import { storageMisconfigured, storageUnavailable, type StorageUnavailable } from '../../core/index.js'
-import { clientOptionsFor, type MongoTimeouts } from './client-options.js'
+import { clientOptionsFor, namesWriteConcernTimeout, writeConcernTimeoutWithin, type MongoTimeouts } from './client-options.js'
 import { makeClientWatchdog } from './client-watchdog.js'
 import { configurationFaultIn } from './configuration-fault.js'
 import { isDeadlineExceeded, noTimeLeft, withinDeadline } from './deadline.js'
-import { insertBatchLimitsFor, makeInsertBatches, type InsertBatches, type InsertResult } from './insert-batches.js'
+import {
+  insertBatchLimitsFor,
+  makeInsertBatches,
+  type InsertBatches,
+  type InsertResult,
+  type WriteConcernWithin,
+} from './insert-batches.js'
 import type { PlantDocument } from './plant-document.js'
 import { refusedOptionsOf } from './refused-options.js'
 import { meansServerUnreachable, meansStorageUnavailable } from './unavailability.js'
@@ -124,11 +131,24 @@ const inUse = (client: MongoClient, settings: MongoConnectionSettings): ClientIn
     client,
     db,
     plants,
-    batches: makeInsertBatches(plants, insertBatchLimitsFor(client.options.maxPoolSize, settings.timeouts.operationMs)),
+    batches: makeInsertBatches(
+      plants,
+      insertBatchLimitsFor(client.options.maxPoolSize, settings.timeouts.operationMs),
+      writeConcernWithinFor(plants, settings.uri),
+    ),
     inFlight: new Set(),
     connected,
     writableServerKnown: () => writable,
   }
+}
+
+// The collection's write concern (the connection string's settings over the adapter's defaults)
+// with the server's wait bounded by what each insert's deadline leaves, unless the string bounds
+// that wait itself.
+const writeConcernWithinFor = (plants: Collection<PlantDocument>, uri: string): WriteConcernWithin => {
+  if (namesWriteConcernTimeout(uri)) return () => undefined
+  const { w, journal } = plants.writeConcern ?? {}
+  return (msLeft) => new WriteConcern(w, writeConcernTimeoutWithin(msLeft), journal)
 }
 
 const WRITABLE_SERVER_TYPES: ReadonlySet<ServerType> = new Set<ServerType>(['RSPrimary', 'Mongos', 'Standalone', 'LoadBalancer'])

@@ -7,6 +7,7 @@ import {
   type BulkWriteOptions,
   type Collection,
   type InsertOneOptions,
+  type WriteConcern,
 } from 'mongodb'
 import { DEFAULT_MONGO_TIMEOUTS } from './client-options.js'
 import type { PlantDocument } from './plant-document.js'
@@ -53,10 +54,17 @@ export interface InsertBatchLimits {
   /**
    * Most time between the earliest and the latest deadline of the creates of one insert: the
    * insert is sent under the earliest (see makeInsertBatches), so that is the most before its own
-   * deadline a create can be answered 503.
+   * deadline a create can be answered 503. The insert that takes the last place on the wire is not
+   * held to it (see makeInsertBatches).
    */
   readonly maxDeadlineSpreadMs: number
 }
+
+/**
+ * The write concern an insert is sent with, given the time left before the deadline it is sent
+ * under; undefined leaves the collection's own.
+ */
+export type WriteConcernWithin = (msLeft: number) => WriteConcern | undefined
 
 /**
  * Each batch is one command, one round trip and one journal commit for all of its documents,
@@ -71,12 +79,13 @@ export interface InsertBatchLimits {
  * into more commands than the CPU can afford.
  *
  * The same hundredth bounds the deadlines of one batch's creates, and so how early a create can
- * be answered 503 for a batch-mate's deadline. With every connection of the pool carrying an
- * insert, one comes back every `answer time / maxPoolSize` on average, and must carry the creates
- * that arrived meanwhile for the queue not to grow: a spread of a hundredth of the deadline
- * allows that for any answer time within the deadline with the driver's default pool of 100 (with
- * a pool of n, for answer times up to n hundredths of it). A pool without a limit (`maxPoolSize`
- * 0) leaves the inserts on the wire without one too.
+ * be answered 503 for a batch-mate's deadline, while the pool has a connection to spare. With every
+ * connection of the pool carrying an insert, one comes back every `answer time / maxPoolSize` on
+ * average and must carry every create that arrived meanwhile, or the queue grows until creates
+ * wait out their deadlines (with a pool of 10 and answers in a fifth of the deadline, half of the
+ * creates were answered 503 though stored): so the insert that takes the last connection takes
+ * every create waiting, up to `maxDocuments`, whatever their deadlines. A pool without a limit
+ * (`maxPoolSize` 0) leaves the inserts on the wire without one too.
  */
 export const insertBatchLimitsFor = (maxPoolSize: number, deadlineMs: number): InsertBatchLimits => {
   const maxOnWire = maxPoolSize > 0 ? maxPoolSize : Infinity
@@ -111,7 +120,9 @@ interface Waiting {
  * deadline, whatever the driver is still doing for it (see untilDeadline).
  *
  * The members of a batch have deadlines at most `maxDeadlineSpreadMs` apart, so no create is
- * answered 503 for another's deadline by more than that. A batch cannot carry each member's own
+ * answered 503 for another's deadline by more than that, but for the batch that takes the last
+ * place on the wire, which takes every create waiting: its members have waited since an insert
+ * last came back, and the longest-waiting of them sets the deadline. A batch cannot carry each member's own
  * deadline instead: the driver may still be waiting for a connection, or about to retry, when a
  * member's deadline passes, and would then send that member's plant after its 503; nothing tells
  * when the command has been written for the last time.
@@ -119,6 +130,7 @@ interface Waiting {
 export const makeInsertBatches = (
   plants: Collection<PlantDocument>,
   { maxDocuments, maxInFlight, maxWaitMs, maxOnWire, maxDeadlineSpreadMs }: InsertBatchLimits = DEFAULT_INSERT_BATCH_LIMITS,
+  writeConcernWithin: WriteConcernWithin = () => undefined,
 ): InsertBatches => {
   let waiting: Waiting[] = []
   let inFlight = 0
@@ -146,11 +158,11 @@ export const makeInsertBatches = (
         now ??= performance.now()
         if (now < (waiting[0] as Waiting).since + maxWaitMs) break
       }
-      const members = takeNext()
+      const members = takeNext(inFlight + 1 >= maxOnWire ? Infinity : maxDeadlineSpreadMs)
       if (members.length === 0) continue
       inFlight += 1
       // send settles every member itself and never rejects.
-      void send(plants, members).then(() => {
+      void send(plants, members, writeConcernWithin).then(() => {
         inFlight -= 1
         if (waiting.length > 0) schedule()
       })
@@ -174,12 +186,11 @@ export const makeInsertBatches = (
     )
   }
 
-  // The longest-waiting members, up to `maxDocuments`, whose deadlines lie within
-  // maxDeadlineSpreadMs of one another; those whose deadline has passed are let go (their call
-  // has already answered). The first member that would widen the spread too far begins the next
-  // batch: creates wait in the order they came, which is (but for the moment a connect took) the
-  // order of their deadlines.
-  const takeNext = (): Waiting[] => {
+  // The longest-waiting members, up to `maxDocuments`, whose deadlines lie within `spreadMs` of
+  // one another; those whose deadline has passed are let go (their call has already answered).
+  // The first member that would widen the spread too far begins the next batch: creates wait in
+  // the order they came, which is (but for the moment a connect took) the order of their deadlines.
+  const takeNext = (spreadMs: number): Waiting[] => {
     const members: Waiting[] = []
     let earliest = Infinity
     let latest = -Infinity
@@ -191,7 +202,7 @@ export const makeInsertBatches = (
         continue
       }
       const { deadline } = member.bound
-      if (Math.max(latest, deadline) - Math.min(earliest, deadline) > maxDeadlineSpreadMs) break
+      if (Math.max(latest, deadline) - Math.min(earliest, deadline) > spreadMs) break
       earliest = Math.min(earliest, deadline)
       latest = Math.max(latest, deadline)
       members.push(member)
@@ -213,19 +224,31 @@ export const makeInsertBatches = (
 
 // A document the driver would refuse to put in a bulk goes alone, as a plain insertOne: there
 // mongod judges it, and its refusal is that create's own, not its batch-mates'.
-const send = async (plants: Collection<PlantDocument>, members: ReadonlyArray<Waiting>): Promise<void> => {
+const send = async (plants: Collection<PlantDocument>, members: ReadonlyArray<Waiting>, concern: WriteConcernWithin): Promise<void> => {
   const alone = members.filter(({ document }) => mayExceedBulkLimit(document))
   const together = alone.length === 0 ? members : members.filter((member) => !alone.includes(member))
   const [only] = together
   await Promise.all([
-    ...alone.map((member) => sendAlone(plants, member)),
-    together.length === 1 && only !== undefined ? sendAlone(plants, only) : together.length > 1 ? sendTogether(plants, together) : undefined,
+    ...alone.map((member) => sendAlone(plants, member, concern)),
+    together.length === 1 && only !== undefined
+      ? sendAlone(plants, only, concern)
+      : together.length > 1
+        ? sendTogether(plants, together, concern)
+        : undefined,
   ])
 }
 
-const sendTogether = async (plants: Collection<PlantDocument>, members: ReadonlyArray<Waiting>): Promise<void> => {
-  const { signal } = earliestDeadline(members).bound
-  const options: BulkWriteOptions & Abortable = { ordered: false, signal }
+// The write concern for an insert sent under `bound`, only where one is set: the driver takes an
+// operation's write concern whole, in place of the collection's.
+const writeConcernUnder = (bound: CallBound, concern: WriteConcernWithin): { readonly writeConcern?: WriteConcern } => {
+  const writeConcern = concern(bound.deadline - performance.now())
+  return writeConcern === undefined ? {} : { writeConcern }
+}
+
+const sendTogether = async (plants: Collection<PlantDocument>, members: ReadonlyArray<Waiting>, concern: WriteConcernWithin): Promise<void> => {
+  const { bound } = earliestDeadline(members)
+  const { signal } = bound
+  const options: BulkWriteOptions & Abortable = { ordered: false, signal, ...writeConcernUnder(bound, concern) }
   try {
     await untilDeadline(
       plants.insertMany(
@@ -247,11 +270,15 @@ const sendTogether = async (plants: Collection<PlantDocument>, members: Readonly
 
 // A batch of one is a plain insertOne: the bulk write API costs the driver more per call, which a
 // lone create (a quiet service, one client) would pay for nothing.
-const sendAlone = async (plants: Collection<PlantDocument>, { document, bound, resolve, reject }: Waiting): Promise<void> => {
+const sendAlone = async (
+  plants: Collection<PlantDocument>,
+  { document, bound, resolve, reject }: Waiting,
+  concern: WriteConcernWithin,
+): Promise<void> => {
   try {
     // The driver reads the signal for every operation (server selection, connection checkout),
     // though its types declare it on reads only.
-    const options: InsertOneOptions & Abortable = { signal: bound.signal }
+    const options: InsertOneOptions & Abortable = { signal: bound.signal, ...writeConcernUnder(bound, concern) }
     await untilDeadline(plants.insertOne(document, options), bound.signal)
     resolve('inserted')
   } catch (error) {

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { MongoClient } from 'mongodb'
-import { clientOptionsFor, resolveTimeouts } from '../../../adapters/mongodb/client-options.js'
+import { clientOptionsFor, namesWriteConcernTimeout, resolveTimeouts, writeConcernTimeoutWithin } from '../../../adapters/mongodb/client-options.js'
 
 // What the driver will do is read back from a client made with the adapter's options: the
 // client parses the connection string and options together, as it will in the service.
@@ -19,16 +19,30 @@ describe('MongoDB client options', function () {
   describe('by default', function () {
     const options = effective('mongodb://db.example:27017/?replicaSet=rs0')
 
-    it('acknowledges a write once a majority has journaled it; the server gives up waiting for that within 40% of the deadline', function () {
-      expect(writeConcernOf(options)).to.deep.equal({ w: 'majority', journal: true, wtimeoutMS: 2000 })
+    it('acknowledges a write once a majority has journaled it; the wait for that is bounded per insert, not by the client', function () {
+      expect(writeConcernOf(options)).to.deep.equal({ w: 'majority', journal: true })
     })
 
-    it('lets the server answer a slow write before the deadline, even for a create that waited behind one on the wire', function () {
-      for (const operationMs of [5000, 1500, 1000, 7, 3]) {
-        const { wtimeoutMS = 0 } = new MongoClient('mongodb://db.example', clientOptionsFor('mongodb://db.example', resolveTimeouts({ operationMs }))).options.writeConcern ?? {}
-        expect(wtimeoutMS, `deadline ${operationMs} ms`).to.be.above(0)
-        expect(2 * wtimeoutMS, `deadline ${operationMs} ms`).to.be.below(operationMs)
+    it('lets the server wait for the write concern for nearly all the time an insert has left, and answer before its deadline', function () {
+      for (const msLeft of [5000, 1500, 1000, 20, 7, 1, 0.4]) {
+        const wtimeoutMS = writeConcernTimeoutWithin(msLeft)
+        expect(Number.isInteger(wtimeoutMS), `${msLeft} ms left`).to.equal(true)
+        // 0 would be no bound at all.
+        expect(wtimeoutMS, `${msLeft} ms left`).to.be.at.least(1)
+        if (msLeft >= 20) {
+          expect(wtimeoutMS, `${msLeft} ms left`).to.be.below(msLeft)
+          // A majority slow by 0.9 of a fresh deadline is waited for.
+          expect(wtimeoutMS, `${msLeft} ms left`).to.be.above(0.9 * msLeft)
+        }
       }
+    })
+
+    it('leaves that bound to the connection string when it names one, in any letter case', function () {
+      expect(namesWriteConcernTimeout('mongodb://db.example/?wtimeoutMS=250')).to.equal(true)
+      expect(namesWriteConcernTimeout('mongodb://db.example/?WTIMEOUTMS=250')).to.equal(true)
+      expect(namesWriteConcernTimeout('mongodb://db.example/?wtimeout=250')).to.equal(true)
+      expect(namesWriteConcernTimeout('mongodb://db.example/?w=1')).to.equal(false)
+      expect(namesWriteConcernTimeout('mongodb://db.example')).to.equal(false)
     })
 
     it('retries a write once after a failover or a dropped connection', function () {
@@ -50,12 +64,12 @@ describe('MongoDB client options', function () {
   })
 
   describe('when the connection string says otherwise, it wins', function () {
-    it('w=1 means acknowledged by the primary alone, still journaled and bounded', function () {
-      expect(writeConcernOf(effective('mongodb://db.example/?w=1'))).to.deep.equal({ w: 1, journal: true, wtimeoutMS: 2000 })
+    it('w=1 means acknowledged by the primary alone, still journaled', function () {
+      expect(writeConcernOf(effective('mongodb://db.example/?w=1'))).to.deep.equal({ w: 1, journal: true })
     })
 
     // Each setting named alone, and every pair: the one named changes, the others keep the defaults.
-    const DEFAULTS = { w: 'majority', journal: true, wtimeoutMS: 2000 }
+    const DEFAULTS = { w: 'majority', journal: true }
     const NAMED = { w: ['w=2', 2], journal: ['journal=false', false], wtimeoutMS: ['wtimeoutMS=250', 250] } as const
     const names = Object.keys(NAMED) as Array<keyof typeof NAMED>
     for (const combination of [...names.map((n) => [n]), ...names.flatMap((a, i) => names.slice(i + 1).map((b) => [a, b]))]) {

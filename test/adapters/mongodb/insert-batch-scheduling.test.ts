@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import type { Collection } from 'mongodb'
+import { WriteConcern, type Collection } from 'mongodb'
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises'
 import { readFileSync } from 'node:fs'
 import {
@@ -214,6 +214,44 @@ describe('insert batches: what a create may wait for', function () {
     await nextTurn()
     expect(sent.map(({ ids }) => ids)).to.deep.equal([[1n, 2n], [3n, 4n]])
     expect(sent.map(({ signal }) => signal)).to.deep.equal([first.signal, third.signal])
+  })
+
+  it('the insert that takes the last place on the wire takes every create waiting, whatever their deadlines, under the earliest', async function () {
+    const { sent, collection } = recordingCollection()
+    const batches = makeInsertBatches(collection, limits({ maxDocuments: 10, maxInFlight: 1, maxWaitMs: 5, maxOnWire: 2, maxDeadlineSpreadMs: 10 }))
+    void batches.insert(doc(1), bound(1000))
+    await nextTurn()
+    void batches.insert(doc(2), bound(1000))
+    await untilSent(sent, 2)
+    const earliest = new AbortController()
+    void batches.insert(doc(3), bound(1100, earliest))
+    void batches.insert(doc(4), bound(1200))
+    void batches.insert(doc(5), bound(1300))
+    sent[0]?.answer()
+    await untilSent(sent, 3)
+    expect(sent.map(({ ids }) => ids), 'the last place on the wire is not held to the spread').to.deep.equal([[1n], [2n], [3n, 4n, 5n]])
+    expect(sent[2]?.signal).to.equal(earliest.signal)
+  })
+
+  it('sends each insert with the write concern its earliest deadline leaves time for', async function () {
+    const seen: Array<{ ids: bigint[]; msLeft: number }> = []
+    const collection = {
+      insertMany: (documents: ReadonlyArray<PlantDocument>, options: { readonly writeConcern?: { readonly wtimeoutMS?: number } }) => {
+        seen.push({ ids: documents.map(({ _id }) => _id), msLeft: options.writeConcern?.wtimeoutMS ?? NaN })
+        return Promise.resolve()
+      },
+      insertOne: (document: PlantDocument, options: { readonly writeConcern?: { readonly wtimeoutMS?: number } }) => {
+        seen.push({ ids: [document._id], msLeft: options.writeConcern?.wtimeoutMS ?? NaN })
+        return Promise.resolve()
+      },
+    } as unknown as Collection<PlantDocument>
+    const now = performance.now()
+    const batches = makeInsertBatches(collection, limits({ maxDocuments: 10, maxInFlight: 2 }), (msLeft) => new WriteConcern('majority', Math.round(msLeft)))
+    await Promise.all([batches.insert(doc(1), bound(now + 800)), batches.insert(doc(2), bound(now + 600))])
+    await batches.insert(doc(3), bound(now + 400))
+    expect(seen.map(({ ids }) => ids)).to.deep.equal([[1n, 2n], [3n]])
+    expect(seen[0]?.msLeft, 'a batch: the time its earliest create has left').to.be.within(550, 600)
+    expect(seen[1]?.msLeft, 'an insert of its own: its time left').to.be.within(350, 400)
   })
 
   it('takes its limits on the wire from the driver\'s pool, and its waits from the deadline', function () {

@@ -74,6 +74,12 @@ export interface MongoPeer {
    * a stale one and never selects again.
    */
   readonly setElectionTerm: (term: number) => void
+  /**
+   * How many connections clients have closed while the peer was up: a client closes one whose
+   * reply it gave up waiting for (the driver destroys a connection whose reply was cut by a
+   * deadline), and must open another for the next call.
+   */
+  readonly connectionsClosedByClients: () => number
   readonly stop: () => Promise<void>
 }
 
@@ -91,6 +97,13 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
   setMaxListeners(Infinity, stopping.signal)
   const sockets = new Set<Socket>()
   let nextConnectionId = 0
+  let closedByClients = 0
+  // Connections the peer closed itself (a fault, going down), which no client gave up.
+  const dropped = new WeakSet<Socket>()
+  const drop = (socket: Socket): void => {
+    dropped.add(socket)
+    socket.destroy()
+  }
   let nextRequestId = 0
   let port = options.port ?? 0
   let quiet = false
@@ -100,7 +113,10 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
 
   const server: Server = createServer((socket) => {
     sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
+    socket.on('close', () => {
+      sockets.delete(socket)
+      if (!dropped.has(socket)) closedByClients += 1
+    })
     socket.on('error', () => socket.destroy())
     const closed = new AbortController()
     socket.on('close', () => closed.abort())
@@ -124,12 +140,12 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
       try {
         messages = read(chunk)
       } catch {
-        socket.destroy()
+        drop(socket)
         return
       }
       for (const message of messages) {
         queue = queue.then(() => serve(connection, message, context, closed.signal)).catch(() => {
-          socket.destroy()
+          drop(socket)
         })
       }
     }
@@ -171,7 +187,7 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
     options.onCommand?.(name, request.command)
     const reply = request.bodyBytes > MAX_INTERNAL_BSON_OBJECT_SIZE ? tooLarge(request.bodyBytes) : await answer(request, fault, context)
     if (reply === 'drop') {
-      socket.destroy()
+      drop(socket)
       return
     }
     if (fault?.kind === 'delayReply') await sleep(fault.ms, undefined, { signal: stopping.signal })
@@ -239,7 +255,7 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
     if (!server.listening) return
     const closed = once(server, 'close')
     server.close()
-    for (const socket of sockets) socket.destroy()
+    for (const socket of sockets) drop(socket)
     await closed
   }
 
@@ -268,6 +284,7 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
       held.clear()
     },
     setElectionTerm: topology.setElectionTerm,
+    connectionsClosedByClients: () => closedByClients,
     stop: async () => {
       clearTimeout(primaryAgain)
       stopping.abort()
