@@ -1,6 +1,7 @@
 import { MongoError } from 'mongodb'
 import { causesOf } from './error-causes.js'
 import { CONFIGURATION_FAULT_CODES } from './server-error-codes.js'
+import { NotWritableServer } from './writable-server.js'
 
 /**
  * What an operator must correct when MongoDB refuses the service's own configuration (a refused
@@ -11,6 +12,7 @@ import { CONFIGURATION_FAULT_CODES } from './server-error-codes.js'
  */
 export const configurationFaultIn = (error: unknown): string | undefined => {
   for (const cause of causesOf(error)) {
+    if (cause instanceof NotWritableServer && cause.direct) return cause.message
     if (!(cause instanceof MongoError)) continue
     const code = Number(cause.code)
     const known = CONFIGURATION_FAULT_CODES.get(code)

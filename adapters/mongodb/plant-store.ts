@@ -11,6 +11,7 @@ import {
 } from '../../core/index.js'
 import type { MongoConnection, MongoWork } from './connection.js'
 import { fromPlantDocument, toPlantDocument, type PlantDocument } from './plant-document.js'
+import { notWritableStateOf, NotWritableServer } from './writable-server.js'
 
 /**
  * A plant store in one MongoDB collection. A create is one document of an `insert` command (shared
@@ -22,7 +23,9 @@ export const makeMongoPlantStore = (mongo: MongoConnection): PlantStore => ({
   insertUnlessExists: (plant, options) => mongo.attempt((on) => insertOrRead(on, plant), options?.withinMs),
   checkReady: () =>
     mongo.probe(async ({ db, signal }) => {
-      await db.command({ ping: 1 }, { readPreference: 'primary', signal })
+      const hello = await db.command({ hello: 1 }, { readPreference: 'primary', signal })
+      const state = notWritableStateOf(hello)
+      if (state !== undefined) throw new NotWritableServer(state, db.client.options.directConnection)
     }),
 })
 

@@ -15,6 +15,7 @@ import {
 import { configurationFaultIn } from './configuration-fault.js'
 import { isDeadlineExceeded } from './deadline.js'
 import { causesOf } from './error-causes.js'
+import { NotWritableServer } from './writable-server.js'
 import {
   CODES_IN_TRANSIENT_CATEGORIES,
   CODES_IN_UNREACHABLE_CATEGORIES,
@@ -89,8 +90,10 @@ const SOCKET_ERROR_CODES = new Set([
   'ERR_STREAM_WRITE_AFTER_END',
 ])
 
-// The driver's errors for a server that cannot be found or used.
+// The driver's errors for a server that cannot be found or used, and a readiness probe's for a
+// server found that cannot take writes.
 const UNREACHABLE = [
+  NotWritableServer,
   MongoServerSelectionError, // no suitable server (no primary) within serverSelectionTimeoutMS
   MongoStalePrimaryError,
   MongoServerClosedError,

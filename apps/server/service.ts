@@ -11,6 +11,7 @@ import { openAuthenticator } from './authentication.js'
 import { prometheusInstrumentation } from './metrics.js'
 import { connectionCapWithin, openFilesLimit } from './open-files.js'
 import { openStorage } from './storage.js'
+import type { StorageUnavailable } from '../../core/index.js'
 
 /** A listening service: where it answers, and how to stop it. */
 export interface RunningService {
@@ -91,6 +92,11 @@ export const startService = async (
     basePath: config.basePath,
     ...(metricsServer === undefined ? {} : { metricsUrl: `${urlOf(metricsServer)}/metrics` }),
   })
+  // Asked once at start, so a storage that cannot serve (down, refusing the configuration, a
+  // member that cannot take writes) is named in the log at once, not first by a client's 503.
+  void storage.store.checkReady()().then((ready) => {
+    if (E.isLeft(ready)) log.warn('storage not ready at start', { detail: notReadyDetail(ready.left) })
+  })
   return E.right({
     url,
     close: async () => {
@@ -106,6 +112,9 @@ export const startService = async (
     },
   })
 }
+
+const notReadyDetail = ({ cause, configurationFault }: StorageUnavailable): string =>
+  configurationFault ?? (cause instanceof Error ? cause.message : String(cause))
 
 // Keep-alive connections outlive server.close(): each is closed as soon as its last response is
 // sent (the sweep), and whatever still runs after the grace period is cut off.

@@ -74,6 +74,10 @@ export interface MongoPeer {
    * a stale one and never selects again.
    */
   readonly setElectionTerm: (term: number) => void
+  /** Steps down: a secondary, refusing writes (NotWritablePrimary), until `stepUp`. */
+  readonly stepDown: () => void
+  /** Primary again, in the next election term. */
+  readonly stepUp: () => void
   /**
    * How many connections clients have closed while the peer was up: a client closes one whose
    * reply it gave up waiting for (the driver destroys a connection whose reply was cut by a
@@ -284,6 +288,11 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
       held.clear()
     },
     setElectionTerm: topology.setElectionTerm,
+    stepDown: topology.becomeSecondary,
+    stepUp: () => {
+      topology.setElectionTerm(topology.electionTerm() + 1)
+      topology.becomePrimary()
+    },
     connectionsClosedByClients: () => closedByClients,
     stop: async () => {
       clearTimeout(primaryAgain)

@@ -21,6 +21,8 @@ export interface PeerTopology {
   /** An election: the term changes, and every client streaming `hello` is told. */
   readonly setElectionTerm: (term: number) => void
   readonly becomePrimary: () => void
+  /** A step-down: secondary from now on, and every client streaming `hello` is told. */
+  readonly becomeSecondary: () => void
   /** A new process: a new process id, its counter from 0, the next election term, secondary until it wins it. */
   readonly restart: () => void
 }
@@ -64,6 +66,10 @@ export const makePeerTopology = (): PeerTopology => {
     },
     becomePrimary: () => {
       state = 'primary'
+      changed()
+    },
+    becomeSecondary: () => {
+      state = 'secondary'
       changed()
     },
     restart: () => {
