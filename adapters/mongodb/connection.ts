@@ -7,7 +7,6 @@ import {
   WriteConcern,
   type Collection,
   type Db,
-  type ServerType,
   type TopologyDescriptionChangedEvent,
 } from 'mongodb'
 import { storageMisconfigured, storageUnavailable, type StorageUnavailable } from '../../core/index.js'
@@ -24,6 +23,7 @@ import {
 } from './insert-batches.js'
 import type { PlantDocument } from './plant-document.js'
 import { refusedOptionsOf } from './refused-options.js'
+import { notWritableStateOf } from './writable-server.js'
 import { meansServerUnreachable, meansStorageUnavailable } from './unavailability.js'
 
 /** What one store call gets to work with. */
@@ -37,6 +37,11 @@ export interface MongoWork {
    * other calls insert at the same moment (see insert-batches.ts).
    */
   readonly insert: (document: PlantDocument) => Promise<InsertResult>
+  /**
+   * Why no server the driver knows can take a write now (see writable-server.ts), as its monitor
+   * last saw them; undefined when one can.
+   */
+  readonly notWritableState: () => string | undefined
 }
 
 /**
@@ -108,13 +113,14 @@ interface ClientInUse {
   readonly connected: () => Promise<void>
   /** Whether the driver knows a server it can send a write to now (a primary, a router, a standalone). */
   readonly writableServerKnown: () => boolean
+  readonly notWritableState: () => string | undefined
 }
 
 const inUse = (client: MongoClient, settings: MongoConnectionSettings): ClientInUse => {
   const db = client.db(settings.dbName)
-  let writable = false
+  let notWritable: string | undefined = notWritableStateOf([])
   client.on('topologyDescriptionChanged', ({ newDescription }: TopologyDescriptionChangedEvent) => {
-    writable = [...newDescription.servers.values()].some((server) => WRITABLE_SERVER_TYPES.has(server.type))
+    notWritable = notWritableStateOf(newDescription.servers.values())
   })
   // Connecting again after a failed attempt opens a fresh topology; once connected, the driver's
   // monitor follows the server going away and coming back (and the watchdog replaces the client
@@ -138,7 +144,8 @@ const inUse = (client: MongoClient, settings: MongoConnectionSettings): ClientIn
     ),
     inFlight: new Set(),
     connected,
-    writableServerKnown: () => writable,
+    writableServerKnown: () => notWritable === undefined,
+    notWritableState: () => notWritable,
   }
 }
 
@@ -150,8 +157,6 @@ const writeConcernWithinFor = (plants: Collection<PlantDocument>, uri: string): 
   const { w, journal } = plants.writeConcern ?? {}
   return (msLeft) => new WriteConcern(w, writeConcernTimeoutWithin(msLeft), journal)
 }
-
-const WRITABLE_SERVER_TYPES: ReadonlySet<ServerType> = new Set<ServerType>(['RSPrimary', 'Mongos', 'Standalone', 'LoadBalancer'])
 
 // Only a server that cannot be reached can leave the driver wedged: a deadline that passed while
 // the driver knew a primary was a slow answer, and a fresh client would wait for it just the same.
@@ -187,7 +192,13 @@ const connectionOver = (first: MongoClient, settings: MongoConnectionSettings): 
     const on = current
     const call = withinDeadline(deadlineMs, async (signal, deadline) => {
       await on.connected()
-      return work({ db: on.db, plants: on.plants, signal, insert: (document) => on.batches.insert(document, { signal, deadline }) })
+      return work({
+        db: on.db,
+        plants: on.plants,
+        signal,
+        insert: (document) => on.batches.insert(document, { signal, deadline }),
+        notWritableState: on.notWritableState,
+      })
     })
     on.inFlight.add(call)
     // Only the current client's calls speak for it: a late answer from a client already retired

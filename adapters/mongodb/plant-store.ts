@@ -11,7 +11,7 @@ import {
 } from '../../core/index.js'
 import type { MongoConnection, MongoWork } from './connection.js'
 import { fromPlantDocument, toPlantDocument, type PlantDocument } from './plant-document.js'
-import { notWritableStateOf, NotWritableServer } from './writable-server.js'
+import { NotWritableServer } from './writable-server.js'
 
 /**
  * A plant store in one MongoDB collection. A create is one document of an `insert` command (shared
@@ -22,9 +22,9 @@ import { notWritableStateOf, NotWritableServer } from './writable-server.js'
 export const makeMongoPlantStore = (mongo: MongoConnection): PlantStore => ({
   insertUnlessExists: (plant, options) => mongo.attempt((on) => insertOrRead(on, plant), options?.withinMs),
   checkReady: () =>
-    mongo.probe(async ({ db, signal }) => {
-      const hello = await db.command({ hello: 1 }, { readPreference: 'primary', signal })
-      const state = notWritableStateOf(hello)
+    mongo.probe(async ({ db, signal, notWritableState }) => {
+      await db.command({ ping: 1 }, { readPreference: 'primary', signal })
+      const state = notWritableState()
       if (state !== undefined) throw new NotWritableServer(state, db.client.options.directConnection)
     }),
 })

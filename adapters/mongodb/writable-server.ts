@@ -1,16 +1,29 @@
-import type { Document } from 'mongodb'
+import type { ServerDescription } from 'mongodb'
 
 /**
- * Why the server that answered `hello` cannot take a write, in words for an operator; undefined
- * when it can (a replica set's primary, a mongos, a standalone). A ping goes through on any of
- * them, so readiness asks this instead: ready means a write can go through.
+ * Why none of the servers the driver knows can take a write, in words for an operator; undefined
+ * when one can (a replica set's primary, a mongos, a standalone, a load balancer). A ping is
+ * answered by any member, so readiness asks this too: ready means a write can go through.
  */
-export const notWritableStateOf = (hello: Document): string | undefined => {
-  if (hello.isWritablePrimary === true || hello.ismaster === true) return undefined
-  const member = typeof hello.me === 'string' ? hello.me : 'the member connected to'
-  if (hello.arbiterOnly === true) return `${member} is an arbiter`
-  if (hello.secondary === true) return `${member} is a secondary`
-  return `${member} is not a primary (starting up, recovering or stepping down)`
+export const notWritableStateOf = (servers: Iterable<Pick<ServerDescription, 'address' | 'type'>>): string | undefined => {
+  const states: string[] = []
+  for (const { address, type } of servers) {
+    if (WRITABLE.has(type)) return undefined
+    states.push(`${address} ${STATES[type] ?? `is ${type}`}`)
+  }
+  return states.length === 0 ? 'no server is known yet' : states.join(', ')
+}
+
+const WRITABLE: ReadonlySet<string> = new Set(['RSPrimary', 'Mongos', 'Standalone', 'LoadBalancer'])
+
+// The driver's server types (the SDAM specification's), as an operator would say them.
+const STATES: Readonly<Record<string, string>> = {
+  RSSecondary: 'is a secondary',
+  RSArbiter: 'is an arbiter',
+  RSOther: 'is not a primary (a hidden or delayed member, or one starting up)',
+  RSGhost: 'is not a primary yet (its replica set is not initiated)',
+  PossiblePrimary: 'may be a primary, not yet confirmed',
+  Unknown: 'has not answered yet',
 }
 
 /**
