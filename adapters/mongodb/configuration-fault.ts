@@ -1,4 +1,4 @@
-import { MongoError } from 'mongodb'
+import { MongoCompatibilityError, MongoError } from 'mongodb'
 import { causesOf } from './error-causes.js'
 import { CONFIGURATION_FAULT_CODES } from './server-error-codes.js'
 import { NotWritableServer } from './writable-server.js'
@@ -13,6 +13,7 @@ import { NotWritableServer } from './writable-server.js'
 export const configurationFaultIn = (error: unknown): string | undefined => {
   for (const cause of causesOf(error)) {
     if (cause instanceof NotWritableServer && cause.direct) return cause.message
+    if (cause instanceof MongoCompatibilityError) return `the driver cannot work with this server as the connection string describes it: ${compatibilityFault(cause)}`
     if (!(cause instanceof MongoError)) continue
     const code = Number(cause.code)
     const known = CONFIGURATION_FAULT_CODES.get(code)
@@ -20,3 +21,11 @@ export const configurationFaultIn = (error: unknown): string | undefined => {
   }
   return undefined
 }
+
+// The driver's words, with what to change where it is the connection string: `loadBalanced=true`
+// with no load balancer in front of MongoDB (the handshake's reply has no serviceId), or a server
+// older than the driver supports.
+const compatibilityFault = (error: MongoCompatibilityError): string =>
+  /load balancing mode/.test(error.message)
+    ? `${error.message} (loadBalanced=true asks for a load balancer in front of mongos; leave it out to connect to the servers themselves)`
+    : error.message

@@ -95,8 +95,8 @@ const newClient = ({ uri, timeouts }: MongoConnectionSettings): E.Either<Invalid
       (error): InvalidMongoSettings => invalidSettings(error instanceof Error ? error.message : String(error)),
     ),
     E.filterOrElse(
-      (client) => refusedOptionsOf(client).length === 0,
-      (client) => invalidSettings(refusedOptionsOf(client).join('; ')),
+      (client) => refusedOptionsOf(client, timeouts.operationMs).length === 0,
+      (client) => invalidSettings(refusedOptionsOf(client, timeouts.operationMs).join('; ')),
     ),
   )
 

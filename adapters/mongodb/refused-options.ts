@@ -6,8 +6,8 @@ import type { MongoClient } from 'mongodb'
  * known wrong before anything is sent, so the service stops at start rather than answer wrongly
  * request by request.
  */
-export const refusedOptionsOf = (client: MongoClient): ReadonlyArray<string> =>
-  [breakingDecoding(client), rawReplies(client), unacknowledgedWrites(client), compression(client)].filter(
+export const refusedOptionsOf = (client: MongoClient, operationMs: number): ReadonlyArray<string> =>
+  [breakingDecoding(client), rawReplies(client), unacknowledgedWrites(client), compression(client), shortSocketTimeout(client, operationMs)].filter(
     (reason): reason is string => reason !== undefined,
   )
 
@@ -46,3 +46,12 @@ const compression = ({ options }: MongoClient): string | undefined => {
     ? undefined
     : `compressors=${compressors.join(',')} cannot be used: the driver compresses a command after its last look at the deadline, so an insert could be sent to MongoDB after its request was answered 503`
 }
+
+// A socket timeout shorter than the deadline ends a slow reply before the deadline does: the
+// driver closes the connection (a new one, with its handshakes, for the next call) and the create
+// is answered 503 early, though MongoDB may still apply its write. The deadline already bounds
+// every reply, so such a timeout only moves that bound earlier, at that cost.
+const shortSocketTimeout = ({ options }: MongoClient, operationMs: number): string | undefined =>
+  options.socketTimeoutMS > 0 && options.socketTimeoutMS < operationMs
+    ? `socketTimeoutMS=${options.socketTimeoutMS} cannot be used below the ${operationMs} ms deadline (MONGODB_TIMEOUT_MS): a reply slower than it would close its connection and answer 503 for a write MongoDB may still apply; leave it out (the deadline bounds every reply) or set it to at least ${operationMs}`
+    : undefined

@@ -1,14 +1,15 @@
 import { expect } from 'chai'
 import { readFileSync } from 'node:fs'
 import { MongoClient, type MongoClientOptions } from 'mongodb'
-import { clientOptionsFor, resolveTimeouts } from '../../../adapters/mongodb/client-options.js'
+import { clientOptionsFor, resolveTimeouts, writeConcernTimeoutWithin } from '../../../adapters/mongodb/client-options.js'
 import { refusedOptionsOf } from '../../../adapters/mongodb/refused-options.js'
 
 // The refusals read the options a client was made with, so an option is refused whether the
 // connection string names it or code passes it (the driver merges the two before this looks).
 describe('MongoDB options refused at start', function () {
+  const DEADLINE_MS = resolveTimeouts().operationMs
   const refusedFor = (uri: string, options: MongoClientOptions = clientOptionsFor(uri, resolveTimeouts())): ReadonlyArray<string> =>
-    refusedOptionsOf(new MongoClient(uri, options))
+    refusedOptionsOf(new MongoClient(uri, options), DEADLINE_MS)
 
   it('refuses none of the adapter’s own options', function () {
     expect(refusedFor('mongodb://db.example/?replicaSet=rs0')).to.deep.equal([])
@@ -24,6 +25,18 @@ describe('MongoDB options refused at start', function () {
     const [reason, ...others] = refusedFor('mongodb://db.example/', { compressors: ['zstd', 'zlib'] })
     expect(others).to.deep.equal([])
     expect(reason).to.match(/^compressors=zstd,zlib cannot be used: /)
+  })
+
+  it('refuses a socket timeout below the deadline, from the string or from code, naming both and what to do', function () {
+    for (const given of [refusedFor('mongodb://db.example/?socketTimeoutMS=100'), refusedFor('mongodb://db.example/', { socketTimeoutMS: DEADLINE_MS - 1 })]) {
+      const [reason, ...others] = given
+      expect(others).to.deep.equal([])
+      expect(reason).to.match(/^socketTimeoutMS=\d+ cannot be used below the 5000 ms deadline \(MONGODB_TIMEOUT_MS\).*leave it out.*at least 5000/)
+    }
+  })
+
+  it('accepts no socket timeout, and one at or above the deadline, which never fires first', function () {
+    for (const value of [0, DEADLINE_MS, DEADLINE_MS * 2]) expect(refusedFor(`mongodb://db.example/?socketTimeoutMS=${value}`), String(value)).to.deep.equal([])
   })
 
   it('accepts compression named "none" and acknowledged write concerns', function () {
@@ -42,7 +55,8 @@ describe('docs/mongodb.md on connection string options', function () {
   })
 
   it('states the write concern timeout the adapter sets', function () {
-    const { wtimeoutMS } = new MongoClient('mongodb://db.example', clientOptionsFor('mongodb://db.example', resolveTimeouts())).options.writeConcern ?? {}
-    expect(/\((\d+) ms by default\)/.exec(rowOf('wtimeoutMS') ?? '')?.[1]).to.equal(String(wtimeoutMS))
+    const stated = /about (\d+) ms of a fresh (\d+) ms deadline/.exec(rowOf('wtimeoutMS') ?? '')
+    expect(stated?.[2]).to.equal(String(resolveTimeouts().operationMs))
+    expect(stated?.[1]).to.equal(String(writeConcernTimeoutWithin(resolveTimeouts().operationMs)))
   })
 })

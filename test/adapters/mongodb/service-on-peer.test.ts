@@ -16,7 +16,7 @@ import { storedDocuments, timed, useWirePeer } from './support.js'
 // The service takes its driver timeouts from the connection string when it names them: short
 // ones here, so that waiting out an outage does not make the test slow. The operation deadline
 // stays the production one (5 s).
-const TEST_URI_OPTIONS = 'serverSelectionTimeoutMS=1000&connectTimeoutMS=500&socketTimeoutMS=1500'
+const TEST_URI_OPTIONS = 'serverSelectionTimeoutMS=1000&connectTimeoutMS=500&socketTimeoutMS=5000'
 const DEADLINE_MS = 5000
 const BOUND_MS = DEADLINE_MS + 1500
 
