@@ -1,7 +1,11 @@
 import { expect } from 'chai'
-import { MongoBulkWriteError, MongoClient, MongoServerError, type ServerDescriptionChangedEvent } from 'mongodb'
-import { MAX_BSON_OBJECT_SIZE, MAX_INTERNAL_BSON_OBJECT_SIZE } from '../../support/mongo-peer/commands.js'
-import { codesInCategories } from '../../support/mongo-peer/error-codes.js'
+import { serialize } from 'bson'
+import { once } from 'node:events'
+import { connect } from 'node:net'
+import { MongoBulkWriteError, MongoClient, MongoServerError, MongoWriteConcernError, type ServerDescriptionChangedEvent } from 'mongodb'
+import { MAX_BSON_OBJECT_SIZE, MAX_INTERNAL_BSON_OBJECT_SIZE, MAX_WRITE_BATCH_SIZE } from '../../support/mongo-peer/commands.js'
+import { codesInCategories, serverErrorCode } from '../../support/mongo-peer/error-codes.js'
+import { crc32c } from '../../support/mongo-peer/wire.js'
 import { interruptedInsert, overloaded, serverError, writeConcernTimedOut } from '../../support/mongo-peer/faults.js'
 import { PEER_MONITORING_MODES, startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
 import { withRawClient } from './support.js'
@@ -21,6 +25,70 @@ describe('the wire peer behaves as mongod', function () {
   const LAG_MS = 600
   const majorityRead = (client: MongoClient, id: number) =>
     client.db('peer').collection<{ _id: number }>('plants').findOne({ _id: id }, { readConcern: { level: 'majority' } })
+
+  describe('what mongod 8 answers and checks (error_codes.yml, write_ops, OP_MSG)', function () {
+    it('names code 64 WriteConcernTimeout, as mongod 8 and its error_codes.yml do', async function () {
+      expect(serverErrorCode(64)?.name).to.equal('WriteConcernTimeout')
+      await withRawClient(peer.uri, async (client) => {
+        peer.faults.inject('insert', { kind: 'replicationLag', ms: LAG_MS }, 1)
+        const failed = await client
+          .db('peer')
+          .collection<{ _id: number }>('plants')
+          .insertOne({ _id: 1 }, { writeConcern: { w: 'majority', wtimeoutMS: 50 } })
+          .catch((error: unknown) => error)
+        expect(failed).to.be.instanceOf(MongoWriteConcernError)
+        expect((failed as MongoWriteConcernError).result).to.deep.include({ writeConcernError: { code: 64, codeName: 'WriteConcernTimeout', errmsg: 'waiting for replication timed out', errInfo: { wtimeout: true, writeConcern: { w: 'majority', wtimeout: 50, provenance: 'clientSupplied' } } } })
+        expect(writeConcernTimedOut()).to.include({ code: 64, codeName: 'WriteConcernTimeout' })
+      })
+    })
+
+    it('refuses an insert of more than maxWriteBatchSize documents whole (InvalidLength, 16)', async function () {
+      await withRawClient(peer.uri, async (client) => {
+        const documents = Array.from({ length: MAX_WRITE_BATCH_SIZE + 1 }, (_, index) => ({ _id: index }))
+        const refused = await client.db('peer').command({ insert: 'plants', documents }).catch((error: unknown) => error)
+        expect(refused).to.be.instanceOf(MongoServerError)
+        expect((refused as MongoServerError).code).to.equal(16)
+        expect(peer.documents('peer.plants')).to.deep.equal([])
+      })
+    })
+
+    it('checks an OP_MSG checksum that is present: a right one is answered, a wrong one closes the connection', async function () {
+      const answered = async (checksum: (message: Buffer) => number): Promise<boolean> => {
+        const socket = connect(peer.port, '127.0.0.1')
+        await once(socket, 'connect')
+        const body = serialize({ ping: 1, $db: 'admin' })
+        const message = Buffer.alloc(16 + 5 + body.length + 4)
+        message.writeInt32LE(message.length, 0)
+        message.writeInt32LE(1, 4)
+        message.writeInt32LE(2013, 12)
+        message.writeUInt32LE(1, 16)
+        message.set(body, 21)
+        message.writeUInt32LE(checksum(message.subarray(0, message.length - 4)), message.length - 4)
+        socket.write(message)
+        const outcome = await Promise.race([once(socket, 'data').then(() => true), once(socket, 'close').then(() => false)])
+        socket.destroy()
+        return outcome
+      }
+      expect(await answered(crc32c), 'the right checksum').to.equal(true)
+      expect(await answered((bytes) => (crc32c(bytes) + 1) >>> 0), 'a wrong checksum').to.equal(false)
+    })
+
+    it('delayApply: the insert is received at once, applied after the delay, even with its client gone', async function () {
+      const client = new MongoClient(peer.uri, { serverSelectionTimeoutMS: 5000 })
+      try {
+        await client.db('peer').command({ ping: 1 })
+        peer.faults.inject('insert', { kind: 'delayApply', ms: 300 }, 1)
+        const insert = client.db('peer').collection<{ _id: number }>('plants').insertOne({ _id: 1 }, { signal: AbortSignal.timeout(100) } as object).catch((error: unknown) => error)
+        await new Promise((resolve) => setTimeout(resolve, 150))
+        expect(peer.documents('peer.plants'), 'not applied yet').to.deep.equal([])
+        expect(await insert).to.be.instanceOf(Error)
+        await new Promise((resolve) => setTimeout(resolve, 300))
+        expect(peer.documents('peer.plants').length, 'applied after its client gave up').to.equal(1)
+      } finally {
+        await client.close()
+      }
+    })
+  })
 
   describe('write concern "majority"', function () {
     it('is honoured on a retried write: the retry is acknowledged once a majority has the first attempt', async function () {

@@ -34,8 +34,17 @@ export interface Interruption {
  */
 export type IdUniqueness = 'idIndex' | 'clustered'
 
+/**
+ * What the peer plays: a replica set's member (mongod), or a router in front of a sharded cluster
+ * (mongos), directly or behind a load balancer. A router has no replica set of its own: it says
+ * so in `hello` (`msg: "isdbgrid"`), and behind a load balancer it answers a client that asks for
+ * that mode with a `serviceId`, as mongos 5.0+ does.
+ */
+export type PeerRole = 'member' | 'mongos' | 'mongosBehindLoadBalancer'
+
 /** What a command may know of the peer and of the connection it came on. */
 export interface CommandContext {
+  readonly role: PeerRole
   readonly data: PeerData
   readonly retries: RetryRecords
   /** `host:port` as clients address the peer; the one member of its replica set. */
@@ -100,6 +109,9 @@ export const MAX_INTERNAL_BSON_OBJECT_SIZE = MAX_BSON_OBJECT_SIZE + 16 * 1024
 /** mongod's `maxMessageSizeBytes`: a longer message closes the connection. */
 export const MAX_MESSAGE_SIZE_BYTES = 48_000_000
 
+/** mongod's `maxWriteBatchSize`: an insert of more documents is refused whole. */
+export const MAX_WRITE_BATCH_SIZE = 100_000
+
 // hello on a replica-set member. A primary names itself and carries its electionId (0x7fffffff,
 // then the term, as mongod writes it); a secondary of this one-member set knows no primary. A
 // peer that goes away and comes back keeps its term, so it is not taken for a stale primary
@@ -107,7 +119,9 @@ export const MAX_MESSAGE_SIZE_BYTES = 48_000_000
 // makes the driver stream `hello` rather than poll, is there when the peer streams.
 const hello =
   (legacy: boolean): Handler =>
-  (command, { topology, address, setName, connectionId, monitoring }) => {
+  (command, context) => {
+    const { topology, address, setName, connectionId, monitoring } = context
+    if (context.role !== 'member') return routerHello(legacy, command, context)
     const primary = topology.state() === 'primary'
     return {
       ...(legacy ? { ismaster: primary } : { isWritablePrimary: primary }),
@@ -121,7 +135,7 @@ const hello =
       me: address,
       maxBsonObjectSize: MAX_BSON_OBJECT_SIZE,
       maxMessageSizeBytes: MAX_MESSAGE_SIZE_BYTES,
-      maxWriteBatchSize: 100_000,
+      maxWriteBatchSize: MAX_WRITE_BATCH_SIZE,
       localTime: new Date(),
       logicalSessionTimeoutMinutes: 30,
       connectionId,
@@ -131,6 +145,26 @@ const hello =
       ok: 1,
     }
   }
+
+// hello on mongos: writable, no replica set, `msg: "isdbgrid"` (how drivers tell a router). Behind
+// a load balancer, a client that asks for that mode is given the id of the mongos it reached.
+const routerHello = (legacy: boolean, command: Document, { topology, connectionId, monitoring, role }: CommandContext): Document => ({
+  ...(legacy ? { ismaster: true } : { isWritablePrimary: true }),
+  msg: 'isdbgrid',
+  ...(command.helloOk === true ? { helloOk: true } : {}),
+  ...(monitoring === 'streaming' && role === 'mongos' ? { topologyVersion: topology.topologyVersion() } : {}),
+  ...(role === 'mongosBehindLoadBalancer' && command.loadBalanced === true ? { serviceId: topology.topologyVersion().processId } : {}),
+  maxBsonObjectSize: MAX_BSON_OBJECT_SIZE,
+  maxMessageSizeBytes: MAX_MESSAGE_SIZE_BYTES,
+  maxWriteBatchSize: MAX_WRITE_BATCH_SIZE,
+  localTime: new Date(),
+  logicalSessionTimeoutMinutes: 30,
+  connectionId,
+  minWireVersion: 0,
+  maxWireVersion: MAX_WIRE_VERSION,
+  readOnly: false,
+  ok: 1,
+})
 
 const electionIdOf = (term: number): ObjectId => new ObjectId(`7fffffff${term.toString(16).padStart(16, '0')}`)
 
@@ -158,8 +192,12 @@ const insert: Handler = async (command, context) => {
   if (record === 'TooOld') {
     return commandError(225, 'TransactionTooOld', 'a newer retryable write has already started on this session')
   }
-  const collection = context.data.findOrCreate(namespace)
   const documents = Array.isArray(command.documents) ? (command.documents as Document[]) : []
+  // mongod's write_ops parser: the batch is refused before any of it is applied.
+  if (documents.length < 1 || documents.length > MAX_WRITE_BATCH_SIZE) {
+    return commandError(16, 'InvalidLength', `Write batch sizes must be between 1 and ${MAX_WRITE_BATCH_SIZE}. Got ${documents.length} operations.`)
+  }
+  const collection = context.data.findOrCreate(namespace)
   const ordered = command.ordered !== false
   const writeErrors: Document[] = []
   const written: StoredDocument[] = []
@@ -237,7 +275,7 @@ const commitLater = (written: ReadonlyArray<StoredDocument>, context: CommandCon
 
 // Write concern: `w: "majority"` (mongod's implicit default on a replica set since 5.0) waits
 // until a majority has the writes; `wtimeout` bounds that wait, and when it runs out the reply
-// gains a writeConcernError (code 64, errInfo.wtimeout), the writes staying. The peer's replica
+// gains a writeConcernError (code 64, WriteConcernTimeout, errInfo.wtimeout), the writes staying. The peer's replica
 // set has one member: a number above 1 cannot be satisfied (100), and a mode by name is one its
 // configuration does not define (79); mongod answers both after applying the writes.
 const awaitWriteConcern = async (
@@ -268,7 +306,7 @@ const awaitWriteConcern = async (
 
 const writeConcernTimeout = (concern: Document): Document => ({
   code: 64,
-  codeName: 'WriteConcernFailed',
+  codeName: 'WriteConcernTimeout',
   errmsg: 'waiting for replication timed out',
   errInfo: { wtimeout: true, writeConcern: { ...concern, provenance: 'clientSupplied' } },
 })

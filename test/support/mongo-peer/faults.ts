@@ -22,6 +22,12 @@ export type Fault =
   /** Run the command, then wait this long before replying: a slow answer, or a slow way back. */
   | { readonly kind: 'delayReply'; readonly ms: number }
   /**
+   * Receive the command, wait this long, then run it and reply: a slow primary (a full disk
+   * queue, a lock). It runs even if its client has gone meanwhile, as mongod does not stop an
+   * insert whose client closed its connection.
+   */
+  | { readonly kind: 'delayApply'; readonly ms: number }
+  /**
    * The command reaches the server this long after it was sent (a slow way in): it runs then,
    * whatever its client did meanwhile, and the commands after it on its connection wait for it.
    */
@@ -61,7 +67,7 @@ export const documentValidationFailure = (refuses: (document: Document) => boole
 export const writeConcernTimedOut = (): Fault => ({
   kind: 'writeConcernError',
   code: 64,
-  codeName: 'WriteConcernFailed',
+  codeName: 'WriteConcernTimeout',
   errmsg: 'waiting for replication timed out',
 })
 

@@ -13,9 +13,10 @@ import {
   type CommandContext,
   type IdUniqueness,
   type PeerMonitoring,
+  type PeerRole,
 } from './commands.js'
 import { commandError } from './errors.js'
-import { makePeerData, makeRetryRecords, type PeerData } from './data.js'
+import { makePeerData, makeRetryRecords, type PeerData, type RetryRecords } from './data.js'
 import { errorReply, makeFaultPlan, withWriteConcernError, type Fault, type FaultPlan } from './faults.js'
 import { makePeerTopology } from './topology.js'
 import { numberOf } from './values.js'
@@ -36,6 +37,20 @@ export interface MongoPeerOptions {
   readonly monitoring?: PeerMonitoring
   /** How `_id` is kept unique: `idIndex` (the default) or `clustered` collections, whose duplicate key error names no index. */
   readonly idUniqueness?: IdUniqueness
+  /** `member` (the default): a replica set's primary; or a router, `mongos`, alone or `mongosBehindLoadBalancer`. */
+  readonly role?: PeerRole
+  /**
+   * The data to serve, another peer's: several routers in front of one cluster, each with its own
+   * address, share the documents and the retryable writes' records, as mongos instances share
+   * their shards.
+   */
+  readonly storage?: PeerStorage
+}
+
+/** What a peer serves: its documents and its retryable writes' records. */
+export interface PeerStorage {
+  readonly data: PeerData
+  readonly retries: RetryRecords
 }
 
 /** The ways a peer can tell clients of its state, each of which the fault suites run through. */
@@ -44,8 +59,14 @@ export const PEER_MONITORING_MODES: ReadonlyArray<PeerMonitoring> = ['streaming'
 /** A running peer. */
 export interface MongoPeer {
   readonly port: number
-  /** A connection string for the official driver, naming the peer's replica set. */
+  /**
+   * A connection string for the official driver, ending in a query so that a test can append
+   * options: naming the replica set of a member, and asking for the load-balanced mode behind a
+   * load balancer.
+   */
   readonly uri: string
+  /** What it serves, for another peer to share (MongoPeerOptions.storage). */
+  readonly storage: PeerStorage
   readonly faults: Pick<FaultPlan, 'inject' | 'clear'>
   /** Every document stored in a namespace (`db.collection`), as stored. */
   readonly documents: (namespace: string) => Document[]
@@ -91,8 +112,8 @@ export interface MongoPeer {
 export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<MongoPeer> => {
   const host = options.host ?? '127.0.0.1'
   const setName = options.setName ?? 'rs0'
-  const data = makePeerData()
-  const retries = makeRetryRecords()
+  const { data, retries } = options.storage ?? { data: makePeerData(), retries: makeRetryRecords() }
+  const role = options.role ?? 'member'
   const faults = makeFaultPlan()
   const monitoring = options.monitoring ?? 'streaming'
   const topology = makePeerTopology()
@@ -125,6 +146,7 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
     const closed = new AbortController()
     socket.on('close', () => closed.abort())
     const context: CommandContext = {
+      role,
       data,
       retries,
       address: `${host}:${port}`,
@@ -189,6 +211,7 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
     const fault = faults.take(name)
     if (fault?.kind === 'delayRequest') await sleep(fault.ms, undefined, { signal: stopping.signal })
     options.onCommand?.(name, request.command)
+    if (fault?.kind === 'delayApply') await sleep(fault.ms, undefined, { signal: stopping.signal })
     const reply = request.bodyBytes > MAX_INTERNAL_BSON_OBJECT_SIZE ? tooLarge(request.bodyBytes) : await answer(request, fault, context)
     if (reply === 'drop') {
       drop(socket)
@@ -242,6 +265,7 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
         return runCommand(command, { ...context, interruption: fault.interruption })
       case 'delayReply':
       case 'delayRequest':
+      case 'delayApply':
       case undefined:
         return runCommand(command, context)
     }
@@ -266,7 +290,8 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
   await listen()
   return {
     port,
-    uri: `mongodb://${host}:${port}/?replicaSet=${setName}`,
+    uri: uriFor(role, `${host}:${port}`, setName),
+    storage: { data, retries },
     faults: { inject: faults.inject, clear: faults.clear },
     documents: data.documents,
     goDown,
@@ -299,6 +324,17 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
       stopping.abort()
       await goDown()
     },
+  }
+}
+
+const uriFor = (role: PeerRole, address: string, setName: string): string => {
+  switch (role) {
+    case 'member':
+      return `mongodb://${address}/?replicaSet=${setName}`
+    case 'mongos':
+      return `mongodb://${address}/?directConnection=false`
+    case 'mongosBehindLoadBalancer':
+      return `mongodb://${address}/?loadBalanced=true`
   }
 }
 

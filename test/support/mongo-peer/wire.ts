@@ -58,7 +58,7 @@ export const makeMessageReader = (maxMessageBytes = Infinity): ((chunk: Buffer) 
 export const decodeRequest = (message: Buffer): WireRequest => {
   const requestId = message.readInt32LE(4)
   const opCode = message.readInt32LE(12)
-  if (opCode === OP_MSG) return { requestId, opCode, ...decodeOpMsg(message.subarray(HEADER_BYTES)) }
+  if (opCode === OP_MSG) return { requestId, opCode, ...decodeOpMsg(message, message.subarray(HEADER_BYTES)) }
   if (opCode === OP_QUERY) {
     return { requestId, opCode, ...decodeOpQuery(message.subarray(HEADER_BYTES)), moreToCome: false, exhaustAllowed: false }
   }
@@ -68,9 +68,13 @@ export const decodeRequest = (message: Buffer): WireRequest => {
 // OP_MSG: uint32 flagBits, then sections up to the optional CRC-32C checksum. A kind-0 section
 // is the command body (exactly one); a kind-1 section is a document sequence: int32 size
 // (counting itself), a cstring identifier, then documents.
-const decodeOpMsg = (body: Buffer): { command: Document; bodyBytes: number; moreToCome: boolean; exhaustAllowed: boolean } => {
+const decodeOpMsg = (message: Buffer, body: Buffer): { command: Document; bodyBytes: number; moreToCome: boolean; exhaustAllowed: boolean } => {
   const flags = body.readUInt32LE(0)
   const end = body.length - (flags & CHECKSUM_PRESENT ? 4 : 0)
+  // mongod checks a checksum that is present and closes the connection when it does not match.
+  if (flags & CHECKSUM_PRESENT && crc32c(message.subarray(0, HEADER_BYTES + end)) !== body.readUInt32LE(end)) {
+    throw new Error('OP_MSG checksum mismatch')
+  }
   let offset = 4
   let command: Document | undefined
   let bodyBytes = 0
@@ -159,4 +163,17 @@ const encodeOpReply = (responseTo: number, requestId: number, reply: Document): 
   fields.writeInt32LE(0, 12)
   fields.writeInt32LE(1, 16)
   return Buffer.concat([header(HEADER_BYTES + 20 + body.length, requestId, responseTo, OP_REPLY), fields, body])
+}
+
+// CRC-32C (Castagnoli), as OP_MSG's checksum: over the whole message but the checksum itself.
+const CRC32C_TABLE = Uint32Array.from({ length: 256 }, (_, byte) => {
+  let crc = byte
+  for (let bit = 0; bit < 8; bit += 1) crc = crc & 1 ? (crc >>> 1) ^ 0x82f63b78 : crc >>> 1
+  return crc >>> 0
+})
+
+export const crc32c = (bytes: Uint8Array): number => {
+  let crc = 0xffffffff
+  for (const byte of bytes) crc = (CRC32C_TABLE[(crc ^ byte) & 0xff] as number) ^ (crc >>> 8)
+  return (crc ^ 0xffffffff) >>> 0
 }
