@@ -71,12 +71,12 @@ export const makePlantStoreMetrics = (): PlantStoreMetrics => {
 
 /**
  * `plant_store_log_lines_dropped_total`: log lines the process dropped because their destination's
- * reader fell behind, read from `dropped` at each scrape.
+ * reader fell behind or is gone, read from `dropped` at each scrape.
  */
 export const countLogLinesDropped = (registry: Registry, dropped: () => number): void => {
   new Counter({
     name: 'plant_store_log_lines_dropped_total',
-    help: "Log lines dropped because stdout's reader fell behind the log buffer.",
+    help: "Log lines dropped because stdout's reader fell behind the log buffer or is gone.",
     registers: [registry],
     collect() {
       this.reset()

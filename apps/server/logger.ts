@@ -18,7 +18,7 @@ export const REDACTED_PATHS: ReadonlyArray<string> = ['', 'headers.', 'req.', 'r
 
 /** stdout as the service's log destination, with what it had to drop. */
 export interface StdoutLog extends DestinationStream {
-  /** Lines dropped so far because stdout's reader fell more than the buffer behind. */
+  /** Lines dropped so far: stdout's reader fell more than the buffer behind, or is gone. */
   readonly dropped: () => number
   /** Called once each time writing resumes after lines were dropped, with how many were. */
   readonly onCaughtUp: (listener: (count: number) => void) => void
@@ -43,16 +43,24 @@ const LOG_BATCH_BYTES = 8 * 1024
  * whatever waited `LOG_FLUSH_MS`): one write per line, each a trip through libuv's thread pool,
  * cost more than the rest of a request at light load.
  *
- * Bounded both ways when stdout's reader stalls: at most `bufferBytes` wait to be written (lines
- * beyond are dropped and counted, and one warning says how many once writing resumes), and as the
- * process exits it tries the rest for `EXIT_FLUSH_MS`, then lets go. Unbounded, a stalled reader
- * grew the process by 7.5 MB/s, and sonic-boom's exit flush retried EAGAIN for ever, so the
- * process could not stop.
+ * A reader can fail to take the bytes in two ways, and neither may hold the process or its stop:
+ * - not now (EAGAIN: the reader stalls, the pipe is full): at most `bufferBytes` wait; lines
+ *   beyond are dropped and counted, and one warning says how many once writing resumes.
+ *   Unbounded, a stalled reader grew the process by 7.5 MB/s.
+ * - never (any other error: EPIPE once the reader has gone, or was gone at the start; EIO,
+ *   ENOSPC): nothing more is written, every later line is dropped and counted. Retried, each
+ *   line would pay for a write that cannot succeed; unheard, the error would end the process.
+ * As the process exits, what waits is written for at most `EXIT_FLUSH_MS`, and given up at the
+ * first error that is not EAGAIN (sonic-boom 5's `flushSync` throws it; 4 retries it for ever,
+ * hence the override in package.json). That flush runs synchronously in the exit handler, where no
+ * timer and no second signal can interrupt it: only its own bound ends it.
  */
 export const asyncStdout = (bufferBytes: number): StdoutLog => {
   let exitDeadline: number | undefined
+  let gone = false
   // Registered before pino's own exit flush (which the destination registers), so it runs first.
   process.once('exit', () => {
+    if (gone) return
     exitDeadline = Date.now() + EXIT_FLUSH_MS
     try {
       stream.flushSync()
@@ -68,17 +76,26 @@ export const asyncStdout = (bufferBytes: number): StdoutLog => {
     maxLength: bufferBytes,
     retryEAGAIN: () => exitDeadline === undefined || Date.now() < exitDeadline,
   }) as unknown as SonicBoomStream
+  // Every error sonic-boom reports is a write that will not succeed (EAGAIN is retried, not
+  // reported, until the exit deadline). pino swallows EPIPE and passes on any other.
+  stream.on('error', () => {
+    gone = true
+  })
   let dropped = 0
   let unreported = 0
+  // Bytes handed to the destination and not yet written, kept from its documented events.
+  let waiting = 0
   let listener: (count: number) => void = () => undefined
-  stream.on('drop', () => {
+  stream.on('drop', (bytes) => {
+    waiting -= bytes.length
     dropped += 1
     unreported += 1
   })
-  // Caught up: what waits is back under half the buffer, so the warning has room and is not one
-  // of many while the reader crawls.
-  stream.on('write', () => {
-    if (unreported === 0 || stream._len > bufferBytes / 2) return
+  stream.on('write', (written) => {
+    waiting = Math.max(0, waiting - written)
+    // Caught up: what waits is back under half the buffer, so the warning has room and is not one
+    // of many while the reader crawls.
+    if (unreported === 0 || waiting > bufferBytes / 2) return
     const count = unreported
     unreported = 0
     listener(count)
@@ -88,10 +105,10 @@ export const asyncStdout = (bufferBytes: number): StdoutLog => {
   // left below minLength when that write ends would wait for the next line, which may not come.
   let flushing: NodeJS.Timeout | undefined
   const flushSoon = (): void => {
-    if (flushing !== undefined || stream._len === 0 || stream.destroyed) return
+    if (flushing !== undefined || waiting === 0 || gone) return
     flushing = setTimeout(() => {
       flushing = undefined
-      if (stream._len === 0 || stream.destroyed) return
+      if (waiting === 0 || gone) return
       stream.flush()
       flushSoon()
     }, LOG_FLUSH_MS)
@@ -99,10 +116,14 @@ export const asyncStdout = (bufferBytes: number): StdoutLog => {
     flushing.unref()
   }
   return {
-    // `write` is looked up on every line: when stdout's reader is gone (EPIPE), pino replaces it
-    // with a no-op.
     write: (line: string) => {
-      stream.write(Buffer.from(line, 'utf8'))
+      if (gone) {
+        dropped += 1
+        return
+      }
+      const bytes = Buffer.from(line, 'utf8')
+      waiting += bytes.length
+      stream.write(bytes)
       flushSoon()
     },
     dropped: () => dropped,
@@ -112,17 +133,21 @@ export const asyncStdout = (bufferBytes: number): StdoutLog => {
   }
 }
 
-// The parts of sonic-boom this module uses; pino types its destination as a plain stream.
+// The parts of sonic-boom this module uses, all of them its documented API; pino types its
+// destination as a plain stream.
 interface SonicBoomStream {
   readonly write: (bytes: Buffer) => boolean
   readonly flushSync: () => void
   /** Writes what waits, below `minLength` too. */
   readonly flush: () => void
   readonly destroy: () => void
-  readonly destroyed: boolean
-  readonly on: (event: 'drop' | 'write', listener: () => void) => void
-  /** Bytes waiting to be written. */
-  readonly _len: number
+  readonly on: {
+    (event: 'error', listener: () => void): void
+    /** A line refused because `maxLength` bytes already wait. */
+    (event: 'drop', listener: (bytes: Buffer) => void): void
+    /** Bytes written by one write. */
+    (event: 'write', listener: (written: number) => void): void
+  }
 }
 
 /**

@@ -7,6 +7,11 @@ import { unknownVariables } from './unknown-variables.js'
 
 // `npm start`: configuration, service, and a graceful stop on SIGINT or SIGTERM.
 
+// What the service writes on stderr (a refused configuration, the development token) is for
+// whoever reads it. When that reader is gone the write fails (EPIPE), and unheard the failure would
+// end the service; it is given up instead, as a log line is when stdout's reader is gone.
+process.stderr.on('error', () => undefined)
+
 function refuse(messages: ReadonlyArray<string>): never {
   process.stderr.write(`plant-store: invalid configuration\n${messages.map((m) => `  ${m}\n`).join('')}`)
   process.exit(1)
