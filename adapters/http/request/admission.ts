@@ -1,6 +1,7 @@
 import type { HttpContext } from '../context/request-context.js'
 import { expectationFailed, malformedRequest, type RequestProblem } from '../errors/problems.js'
 import { fieldLines } from '../context/field-lines.js'
+import { soleListMember } from '../context/list-members.js'
 
 /** The checks every request passes before its route: its request line, its Host header, then its `Expect`. */
 export const admissionProblem = (req: HttpContext['req']): RequestProblem | undefined =>
@@ -39,7 +40,7 @@ const HOST_AND_PORT = /^(?:\[[0-9A-Za-z:._~!$&'()*+,;=%-]+\]|[0-9A-Za-z._~!$&'()
  */
 const expectationProblem = (req: HttpContext['req']): RequestProblem | undefined => {
   const expectation = req.headers.expect
-  return expectation === undefined || expectation === '' || expectation.trim().toLowerCase() === '100-continue'
-    ? undefined
-    : expectationFailed
+  if (expectation === undefined) return undefined
+  const sole = soleListMember(expectation)
+  return sole === '' || sole?.toLowerCase() === '100-continue' ? undefined : expectationFailed
 }
