@@ -6,7 +6,7 @@ import { makeJsonBodyReader } from '../../../../adapters/http/body/json-body.js'
 import { DEFAULT_JSON_LIMITS } from '../../../../adapters/http/index.js'
 import { readRequestBytes } from '../../../../adapters/http/body/request-bytes.js'
 import type { HttpContext } from '../../../../adapters/http/context/request-context.js'
-import { expectationFailed } from '../../../../adapters/http/errors/problems.js'
+import { expectationFailed, malformedRequest } from '../../../../adapters/http/errors/problems.js'
 import { admissionProblem } from '../../../../adapters/http/request/admission.js'
 import { represent, serveRepresentations } from '../../../../adapters/http/routes/fixed-representations.js'
 import { LIST_FIELD_READ_LIMIT } from '../../../../adapters/http/context/list-members.js'
@@ -118,6 +118,12 @@ describe('headers read in bounded work, whatever their length', function () {
     const expectation = guarded(padded('100-continue, ', '100-continue'), LIST_FIELD_READ_LIMIT)
     expect(admissionProblem(request({ host: 'plants.test', expect: expectation.value }))).to.equal(expectationFailed)
     expect(expectation.misuses).to.deep.equal([])
+  })
+
+  it('refuses a long Host with 400 without reading it whole', function () {
+    const host = guarded(padded('a', ''), LIST_FIELD_READ_LIMIT)
+    expect(admissionProblem(request({ host: host.value }))).to.equal(malformedRequest)
+    expect(host.misuses).to.deep.equal([])
   })
 
   it('refuses a long Content-Type with 415 without reading it whole', async function () {
