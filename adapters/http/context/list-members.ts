@@ -64,7 +64,7 @@ const WEIGHTED_MEMBER = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)(?:[ \t]*;[ \t]*[qQ]=(0(?
  * A member of a weighted list with its weight, 1 when it names none; none for a member that is
  * not well-formed (`br;q=NaN`, `br;q=2`, `br;q=0.1234`, `br;q=-1`, a second weight or another
  * parameter). Such a member is ignored rather than given a weight the client did not write: read
- * as 1, as it once was, `br;q=NaN` outweighed every coding the client had weighted.
+ * as 1, `br;q=NaN` would outweigh every coding the client had weighted.
  */
 export const weightedMember = (member: string): O.Option<WeightedMember> => {
   const match = WEIGHTED_MEMBER.exec(member)
