@@ -36,6 +36,7 @@ const contentTypeProblem = (ctx: HttpContext): RequestProblem | undefined => {
   // may have read another, and judged the body by it.
   if (fieldLines(ctx.req.rawHeaders, 'content-type') > 1) return unsupportedMediaType('Send one Content-Type header, application/json.')
   if (ctx.req.headers['content-type'] === PLAIN_JSON) return undefined
+  if ((ctx.req.headers['content-type'] ?? '').length > MAX_CONTENT_TYPE_LENGTH) return unsupportedMediaType('Send the request body as application/json.')
   if (!isJsonMediaType(mediaTypeOf(ctx.get('Content-Type')))) {
     return unsupportedMediaType('Send the request body as application/json.')
   }
@@ -45,6 +46,10 @@ const contentTypeProblem = (ctx: HttpContext): RequestProblem | undefined => {
     ? undefined
     : unsupportedMediaType('Send the request body as application/json in UTF-8.')
 }
+
+// No media type this reader takes comes near it, parameters included; a longer field is refused
+// before Koa's parsers, which read it whole, are given it.
+const MAX_CONTENT_TYPE_LENGTH = 256
 
 // Media types are case-insensitive (RFC 9110 section 8.3.1); Koa's `request.type` is neither
 // lower-cased nor trimmed, so the header is read here.

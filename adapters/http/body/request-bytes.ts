@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import { brotliDecompress, unzip, type InputType, type ZlibOptions } from 'node:zlib'
 import * as E from 'fp-ts/lib/Either.js'
 import { decodersBusy, malformedBody, payloadTooLarge, unexpectedFailure, unsupportedMediaType, type RequestProblem } from '../errors/problems.js'
+import { soleListMember } from '../context/list-members.js'
 import type { DecodeQueue } from './decode-queue.js'
 
 /**
@@ -23,8 +24,7 @@ export const readRequestBytes = (
   decodes: DecodeQueue,
   serverAnswered: () => RequestProblem | undefined = () => undefined,
 ): Promise<E.Either<RequestProblem, Uint8Array>> => {
-  // Content codings are case-insensitive (RFC 9110 section 8.4.1).
-  const coding = req.headers['content-encoding']?.trim().toLowerCase() || 'identity'
+  const coding = contentCodingOf(req.headers['content-encoding'])
   const declared = req.headers['content-length']
   // The declared length counts the coded bytes: it is held to the limit, and checked against
   // what arrives, only when nothing is coded.
@@ -50,6 +50,17 @@ export const readRequestBytes = (
     E.isLeft(coded) ? coded : decodes.decode(req.socket, () => decodeWithin(decode, coded.right, limitBytes), E.left(decodersBusy)),
   )
 }
+
+// Content codings are case-insensitive (RFC 9110 section 8.4.1). A list of several, which would
+// have to be undone in turn, or one too long to be read whole, is answered as a coding this
+// reader does not know.
+const contentCodingOf = (field: string | undefined): string => {
+  const sole = soleListMember(field ?? '')
+  return sole === undefined ? SEVERAL_CODINGS : sole === '' ? 'identity' : sole.toLowerCase()
+}
+
+// No coding's name holds a comma.
+const SEVERAL_CODINGS = ','
 
 // The bytes of the body as they arrive, at most `limit` of them (past it: 413 naming
 // `limitBytes`, the limit the client knows), and exactly `length` when one was declared.

@@ -1,6 +1,8 @@
 import type { HttpContext } from '../context/request-context.js'
 import { expectationFailed, malformedRequest, type RequestProblem } from '../errors/problems.js'
 import { fieldLines } from '../context/field-lines.js'
+import { soleListMember } from '../context/list-members.js'
+import { isHostAndPort } from './host-and-port.js'
 
 /** The checks every request passes before its route: its request line, its Host header, then its `Expect`. */
 export const admissionProblem = (req: HttpContext['req']): RequestProblem | undefined =>
@@ -19,19 +21,14 @@ const requestLineProblem = (req: HttpContext['req']): RequestProblem | undefined
 /**
  * Refuses an HTTP/1.1 request without a Host header, any request with more than one (Node keeps
  * the first of several silently), and one whose Host is not a host and an optional port (`a b`,
- * `user@host`), as RFC 9112 section 3.2 requires.
+ * `user@host`, `[zz]`, `host:99999`), as RFC 9112 section 3.2 requires.
  */
 const hostProblem = (req: HttpContext['req']): RequestProblem | undefined => {
   const host = req.headers.host
-  return fieldLines(req.rawHeaders, 'host') > 1 ||
-    (host === undefined ? req.httpVersionMinor >= 1 : !HOST_AND_PORT.test(host))
+  return fieldLines(req.rawHeaders, 'host') > 1 || (host === undefined ? req.httpVersionMinor >= 1 : !isHostAndPort(host))
     ? malformedRequest
     : undefined
 }
-
-// RFC 3986's host (an IP literal in brackets, or a registered name or IPv4 address, percent
-// escapes left as they are), then an optional port; empty is allowed (RFC 9112 section 3.2).
-const HOST_AND_PORT = /^(?:\[[0-9A-Za-z:._~!$&'()*+,;=%-]+\]|[0-9A-Za-z._~!$&'()*+,;=%-]*)(?::[0-9]*)?$/
 
 /**
  * Refuses a request whose `Expect` header asks for anything but `100-continue` (RFC 9110 section
@@ -39,7 +36,7 @@ const HOST_AND_PORT = /^(?:\[[0-9A-Za-z:._~!$&'()*+,;=%-]+\]|[0-9A-Za-z._~!$&'()
  */
 const expectationProblem = (req: HttpContext['req']): RequestProblem | undefined => {
   const expectation = req.headers.expect
-  return expectation === undefined || expectation === '' || expectation.trim().toLowerCase() === '100-continue'
-    ? undefined
-    : expectationFailed
+  if (expectation === undefined) return undefined
+  const sole = soleListMember(expectation)
+  return sole === '' || sole?.toLowerCase() === '100-continue' ? undefined : expectationFailed
 }

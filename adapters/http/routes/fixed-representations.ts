@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as O from 'fp-ts/lib/Option.js'
+import { foldListMembers, weightedMember, type WeightedMember } from '../context/list-members.js'
 import type { HttpMiddleware } from '../context/request-context.js'
 
 /**
@@ -26,23 +29,42 @@ export const represent = (type: string, body: Buffer, cacheControl: string): Fix
   etag: createHash('sha256').update(body).digest('base64url').slice(0, 27),
 })
 
+type Coding = 'br' | 'gzip' | 'identity'
+
+// The weights Accept-Encoding gives the codings served, and the one it gives the rest (`*`); a
+// coding named twice keeps its last weight.
+interface Weights {
+  readonly br?: number
+  readonly gzip?: number
+  readonly '*'?: number
+}
+
+const isWeighed = (member: WeightedMember): member is WeightedMember & { readonly name: keyof Weights } =>
+  member.name === 'br' || member.name === 'gzip' || member.name === '*'
+
+const weigh = (weights: Weights, member: string): Weights =>
+  pipe(
+    weightedMember(member),
+    O.filter(isWeighed),
+    O.match(
+      () => weights,
+      ({ name, weight }) => ({ ...weights, [name]: weight }),
+    ),
+  )
+
 // The coding the client weights highest, br on a tie (the smaller answer); none when it accepts
 // neither. The order of the list says nothing (RFC 9110, section 12.4.2): browsers list gzip first
 // and weight both 1.
-const codingFor = (acceptEncoding: string | undefined): 'br' | 'gzip' | 'identity' => {
-  const accepted = new Map(
-    (acceptEncoding ?? '')
-      .toLowerCase()
-      .split(',')
-      .map((item) => {
-        const [name = '', ...parameters] = item.trim().split(';')
-        const q = parameters.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined)
-        return [name.trim(), q === undefined ? 1 : Number(q)] as const
-      }),
-  )
-  const weight = (coding: string): number => accepted.get(coding) ?? accepted.get('*') ?? 0
-  const [br, gzip] = [weight('br'), weight('gzip')]
+const codingFor = (acceptEncoding: string): Coding => {
+  const weights = foldListMembers<Weights>(acceptEncoding, {}, weigh)
+  const [br, gzip] = [weights.br ?? weights['*'] ?? 0, weights.gzip ?? weights['*'] ?? 0]
   return br > 0 && br >= gzip ? 'br' : gzip > 0 ? 'gzip' : 'identity'
+}
+
+// Weak comparison, as RFC 9110 asks of If-None-Match; `*` matches any representation.
+const namesEtag = (ifNoneMatch: string, etag: string): boolean => {
+  const weak = `W/${etag}`
+  return foldListMembers(ifNoneMatch, false, (named, member) => named || member === etag || member === weak || member === '*')
 }
 
 /**
@@ -59,9 +81,7 @@ export const serveRepresentations =
     ctx.set('Cache-Control', file.cacheControl)
     ctx.vary('Accept-Encoding')
     ctx.set('ETag', etag)
-    // Weak comparison, as RFC 9110 asks of If-None-Match; `*` matches any representation.
-    const known = ctx.get('If-None-Match')
-    if (known !== '' && known.split(',').some((listed) => matches(listed.trim().replace(/^W\//, ''), etag))) {
+    if (namesEtag(ctx.get('If-None-Match'), etag)) {
       ctx.status = 304
       return
     }
@@ -70,5 +90,3 @@ export const serveRepresentations =
     if (coding !== 'identity') ctx.set('Content-Encoding', coding)
     ctx.body = file[coding]
   }
-
-const matches = (listed: string, etag: string): boolean => listed === etag || listed === '*'

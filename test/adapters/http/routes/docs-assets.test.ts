@@ -70,6 +70,26 @@ describe('the /docs files: compressed once, ETags, 304s', function () {
     }
   })
 
+  it('ignores a member whose weight is not a qvalue, as if the client had not sent it', async function () {
+    const malformed = [
+      ['br;q=NaN, gzip;q=0.1', 'gzip'],
+      ['br;q=2, gzip;q=0.1', 'gzip'],
+      ['br;q=0.1234, gzip;q=0.1', 'gzip'],
+      ['br;q=-1, gzip;q=0.1', 'gzip'],
+      ['br;q=1.5, gzip;q=0.1', 'gzip'],
+      ['br;q=, gzip;q=0.1', 'gzip'],
+      ['br;q=0.5;q=1, gzip;q=0.1', 'gzip'],
+      ['gzip;q=0.9, br;q=0.5x', 'gzip'],
+      ['*;q=0.5, br;q=abc, gzip;q=0.4', 'br'],
+    ] as const
+    for (const [acceptEncoding, coding] of malformed) {
+      const answer = await get(bundle(), { 'Accept-Encoding': acceptEncoding })
+      expect(answer.headers['content-encoding'], acceptEncoding).to.equal(coding)
+    }
+    const none = await get(bundle(), { 'Accept-Encoding': 'br;q=NaN, gzip;q=1.1' })
+    expect(none.headers['content-encoding']).to.equal(undefined)
+  })
+
   it('answers 304 with no body to a client naming the ETag it holds, for each coding, or `*`', async function () {
     for (const coding of ['br', 'gzip', 'identity']) {
       const first = await get(bundle(), { 'Accept-Encoding': coding })

@@ -58,15 +58,45 @@ describe('HTTP edge cases, answered as RFC 9110 and 9112 say', function () {
     expectOneRawErrorDocument(received, 400)
   })
 
-  for (const host of ['a b', 'user@plants.test', 'plants.test/x', 'plants.test:80a', '[::1', 'plants.test\\x']) {
-    it(`answers a Host header of ${JSON.stringify(host)} with 400`, async function () {
+  for (const host of [
+    'a b',
+    'user@plants.test',
+    'plants.test/x',
+    'plants.test:80a',
+    '[::1',
+    'plants.test\\x',
+    '[zz]',
+    '[1:2:3:4:5:6:7:8:9]',
+    '[::1]x',
+    'a:99999',
+    'a:65536',
+    'a:000080',
+    `${'a'.repeat(63)}.`.repeat(4) + 'a'.repeat(44),
+    `${'a'.repeat(64)}.plants.test`,
+    'a'.repeat(300),
+  ]) {
+    it(`answers a Host header of ${JSON.stringify(host.length > 40 ? `${host.slice(0, 20)}... (${host.length} characters)` : host)} with 400`, async function () {
       const received = await exchange(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)
       expectOneRawErrorDocument(received, 400)
     })
   }
 
-  it('serves a Host of a name, an IPv4 or IPv6 address, with or without a port, or empty', async function () {
-    for (const host of ['plants.test', 'plants.test:8080', '127.0.0.1:3000', '[::1]', '[::1]:3000', 'xn--bcher-kva.example', '']) {
+  it('serves a Host of a name (255 characters, labels of 63, at most), an IPv4 or IPv6 address, with or without a port, or empty', async function () {
+    const longest = `${'a'.repeat(63)}.`.repeat(3) + 'a'.repeat(63)
+    for (const host of [
+      'plants.test',
+      'plants.test:8080',
+      '127.0.0.1:3000',
+      '[::1]',
+      '[::1]:3000',
+      '[::ffff:192.0.2.1]:65535',
+      'xn--bcher-kva.example',
+      'plants.test:0',
+      'plants.test:',
+      longest,
+      `${longest}:443`,
+      '',
+    ]) {
       const [answer] = finalResponses(await exchange(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`))
       expect(answer?.status, JSON.stringify(host)).to.equal(200)
     }
