@@ -14,9 +14,10 @@ export interface RawConnection {
   readonly write: (text: string) => void
 }
 
-export const openRaw = async (url: string): Promise<RawConnection> => {
+/** Opens one, from `localAddress` when given (one of 127.0.0.0/8, so that the server sees another client). */
+export const openRaw = async (url: string, localAddress?: string): Promise<RawConnection> => {
   const { hostname, port } = new URL(url)
-  const socket = connect(Number(port), hostname)
+  const socket = connect({ port: Number(port), host: hostname, ...(localAddress === undefined ? {} : { localAddress }) })
   let received = ''
   socket.setEncoding('latin1').on('data', (chunk: string) => (received += chunk))
   // Writing to a connection the server has closed resets it: that is an outcome, not a failure.

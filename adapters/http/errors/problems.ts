@@ -13,6 +13,7 @@ export type RequestProblem =
   | { readonly _tag: 'MethodNotImplemented' }
   | { readonly _tag: 'ShuttingDown' }
   | { readonly _tag: 'DecodersBusy' }
+  | { readonly _tag: 'ConnectionsOverShare' }
 
 export const unsupportedMediaType = (detail: string): RequestProblem => ({ _tag: 'UnsupportedMediaType', detail })
 export const payloadTooLarge = (limitBytes: number): RequestProblem => ({ _tag: 'PayloadTooLarge', limitBytes })
@@ -30,3 +31,4 @@ export const expectationFailed: RequestProblem = { _tag: 'ExpectationFailed' }
 export const methodNotImplemented: RequestProblem = { _tag: 'MethodNotImplemented' }
 export const shuttingDown: RequestProblem = { _tag: 'ShuttingDown' }
 export const decodersBusy: RequestProblem = { _tag: 'DecodersBusy' }
+export const connectionsOverShare: RequestProblem = { _tag: 'ConnectionsOverShare' }

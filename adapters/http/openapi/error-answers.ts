@@ -18,6 +18,7 @@ import { toErrorResponse, type Problem } from '../errors/error-response.js'
 import { parseExactJson } from '../../exact-json/index.js'
 import { jsonViolations } from '../../http-api/index.js'
 import {
+  connectionsOverShare,
   expectationFailed,
   headersTooLarge,
   malformedBody,
@@ -99,17 +100,19 @@ export const ERROR_ANSWERS = {
       'one of them again is still answered 200. Retrying the same new plant will not help.',
   },
   NotReady: {
-    problems: [storageUnavailable(new Error('down')), shuttingDown],
+    problems: [storageUnavailable(new Error('down')), shuttingDown, connectionsOverShare],
     description:
       'This instance should not get traffic now: storage does not answer, or the instance is ' +
-      'shutting down (from the moment it is told to stop, while it still serves what arrives).',
+      'shutting down (from the moment it is told to stop, while it still serves what arrives); or the client ' +
+      'holds as many connections as it may, and the request was not read.',
     headers: { 'Retry-After': 'Seconds to wait before asking again.' },
   },
   ServiceUnavailable: {
-    problems: [storageUnavailable(new Error('down')), authenticationUnavailable(new Error('down'))],
+    problems: [storageUnavailable(new Error('down')), authenticationUnavailable(new Error('down')), connectionsOverShare],
     description:
-      "Storage, or the identity provider's key set, cannot be reached or did not answer in time. " +
-      'Retrying is safe: a create with the same id, name and tag is a replay.',
+      "Storage, or the identity provider's key set, cannot be reached or did not answer in time; or the client holds " +
+      'as many connections as it may, and the request was not read. Retrying is safe: a create with the same id, name ' +
+      'and tag is a replay.',
     headers: { 'Retry-After': 'Seconds to wait before retrying.' },
   },
   NotWellFormed: {
@@ -127,6 +130,13 @@ export const ERROR_ANSWERS = {
   HeadersTooLarge: {
     problems: [headersTooLarge],
     description: 'The request headers are larger than the server reads. The connection is closed.',
+  },
+  OverConnectionShare: {
+    problems: [connectionsOverShare],
+    description:
+      'The client (its address, or its IPv6 network) holds as many connections as it may: the request on this new ' +
+      'connection was not read, and the connection is closed. Its other connections are kept.',
+    headers: { 'Retry-After': 'Seconds to wait before opening another connection.' },
   },
 } satisfies Record<string, ErrorAnswer>
 
@@ -168,8 +178,8 @@ export const errors = (...names: ReadonlyArray<ErrorAnswerName>): OpenApi.Respon
 
 export const statusOf = (name: ErrorAnswerName): string => String(toErrorResponse(ERROR_ANSWERS[name].problems[0]).status)
 
-// What any request may get from Node's HTTP parser or the Host check, whatever its operation.
-const TRANSPORT: ReadonlyArray<ErrorAnswerName> = ['NotWellFormed', 'RequestTimeout', 'ExpectationFailed', 'HeadersTooLarge']
+// What any request may get from Node's HTTP parser, the Host check or the connection shares, whatever its operation.
+const TRANSPORT: ReadonlyArray<ErrorAnswerName> = ['NotWellFormed', 'RequestTimeout', 'ExpectationFailed', 'HeadersTooLarge', 'OverConnectionShare']
 export const transportErrorsBeside = (...names: ReadonlyArray<ErrorAnswerName>): OpenApi.ResponsesObject => {
   const taken = new Set(names.map(statusOf))
   return errors(...names, ...TRANSPORT.filter((name) => !taken.has(statusOf(name))))

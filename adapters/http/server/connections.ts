@@ -1,16 +1,23 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
-import { isIPv6, type Socket } from 'node:net'
+import type { Socket } from 'node:net'
 import { stampRequestId } from '../context/request-context.js'
-import type { RequestProblem } from '../errors/problems.js'
+import { connectionsOverShare, requestTimeout, type RequestProblem } from '../errors/problems.js'
+import { sharesOf } from './client-networks.js'
+import { answerOnResponse, answerOnSocket } from './parser-refusals.js'
 
 /** The bounds a server keeps on its connections. */
 export interface ConnectionBounds {
   /** Most connections open at once. */
   readonly maxConnections: number
-  /** Most connections one client (an IPv4 address, an IPv6 /64) may hold at once. */
+  /**
+   * Most connections one client may hold at once: an IPv4 address, an IPv6 /64; the networks
+   * around a /64 hold more (see `sharesOf`).
+   */
   readonly maxConnectionsPerAddress: number
   /** How long a new connection may stay without sending a byte. */
   readonly firstByteTimeoutMs: number
+  /** How long a body the server is reading may go without progress (`MIN_PROGRESS_BYTES`, or its end). */
+  readonly bodyProgressTimeoutMs: number
   /** Most requests one connection may have waiting for their answers; one more closes it. */
   readonly maxRequestsWaiting: number
   /** How long an answer may make no progress onto the network before its connection is closed. */
@@ -35,8 +42,9 @@ export interface SocketFacts {
 export interface Connections {
   /**
    * Takes a request the server parsed into its connection's record, stamping its id on its
-   * response, or closes the connection and answers false when that would pass a bound (too many
-   * requests waiting on it) or the connection is gone: the request must then not be served.
+   * response, or answers false when the request must not be served: the connection is over its
+   * client's share (the request is answered 503 and the connection closes after it), it would pass
+   * a bound (too many requests waiting on it: it is closed), or it is gone.
    */
   readonly admit: (req: IncomingMessage, res: ServerResponse) => boolean
   /** What the server knows of a socket's connection; undefined once it is closed. */
@@ -51,72 +59,125 @@ export interface Connections {
 // One record per open connection.
 interface Connection extends SocketFacts {
   readonly socket: Socket
-  readonly client: string
+  /** The networks it counts against, the narrowest first; none for a connection over its share. */
+  readonly networks: ReadonlyArray<string>
   readonly owed: OwedAnswer[]
   /** `socket.bytesWritten` at the last check, and when output last moved (or had none to move). */
   written: number
   movedAt: number
+  /** `socket.bytesRead` at the last progress of input, and when it was (or when none was awaited). */
+  read: number
+  heardAt: number
 }
 
-// A connection whose output has not moved for this long, though it has some, is not reading its
-// answers: at the cap it gives way before any idle one does.
+// Answers that have not moved onto the network for this long are not being read: a connection
+// writing an answer at all has some waiting for a moment.
 const STALLED_AFTER_MS = 1_000
 
+// What a body must gain to count as progress, unless it ends first: one full TCP segment. A byte
+// now and then keeps no timer from firing; a client on a slow link sends segments, not bytes.
+const MIN_PROGRESS_BYTES = 1_024
+
 /**
- * Tracks the server's connections, one record per socket, and keeps their bounds. Connection
- * slots are shared fairly: a connection that has sent nothing is closed after
- * `firstByteTimeoutMs`, much sooner than a slow request's headers timeout; a client at its share
- * gets a slot only from one of its own connections, and when every slot is taken, from the client
- * holding the most. The connection that gives way is a stalled one (its answers not read) or
- * else an idle one (no answer owed); the new one is refused only when neither exists. Node's own `maxConnections` stays unset: it refuses
- * the newcomer before anyone could give way. Requests that wait on one connection are bounded (a
- * client that pipelines thousands and reads none would make the server hold every answer), and an
- * answer that makes no progress for `sendTimeoutMs` closes its connection: Node has no write
- * timeout of its own.
+ * Tracks the server's connections, one record per socket, and keeps one policy for the slots
+ * they hold. What a connection holds is what makes it evictable: a connection the server is
+ * waiting on its client for (silent since it opened, idle between requests, headers half-sent, a
+ * body being read, answers its client has not read for 1 s) may give way to a newcomer when every
+ * slot is taken; one the server is working for (a request read whole, in the app, in storage or
+ * waiting for a decoder; an answer on the move) may not. The one that gives way is a connection
+ * over its share first (it holds nothing), then a waiting connection of the client holding the
+ * most, the longest waiting first; a newcomer takes a slot only from a client holding at least two
+ * more than its own, so a swap never makes the shares less even and waiting clients cannot push
+ * each other out in turn: a client holding one or two connections keeps its bodies on their way
+ * while one holding many is at the cap. A body cut so is answered 503 with `Retry-After`. With no
+ * such connection the newcomer is closed. The timeouts end what waits: `firstByteTimeoutMs` for a connection that
+ * sends nothing, `bodyProgressTimeoutMs` for a body (answered 408, long before the request
+ * timeout), `sendTimeoutMs` for answers not read (Node has no write timeout of its own).
+ *
+ * A client at its share in any of its networks (see `sharesOf`) is refused on its new
+ * connection before its request is read: the request is answered 503 with `Retry-After`, never
+ * served, and its connections already open are left alone, so a kept-alive request of its own is
+ * never cut to make room. Node's own `maxConnections` stays unset: it refuses the newcomer before
+ * anyone could give way. Requests that wait on one connection are bounded (a client that
+ * pipelines thousands and reads none would make the server hold every answer).
  */
 export const trackConnections = (server: Server, bounds: ConnectionBounds): Connections => {
   const records = new Map<Socket, Connection>()
-  const byClient = new Map<string, Set<Connection>>()
+  const overShare = new Set<Connection>()
+  const held = new Map<string, number>()
 
   const forget = (record: Connection): void => {
     if (!records.delete(record.socket)) return
-    const mine = byClient.get(record.client)
-    mine?.delete(record)
-    if (mine?.size === 0) byClient.delete(record.client)
-  }
-
-  const isIdle = (record: Connection): boolean => record.owed.length === 0
-  const isStalled = (record: Connection, now: number): boolean =>
-    record.socket.writableLength > 0 && now - record.movedAt >= STALLED_AFTER_MS
-
-  // A stalled connection first, then an idle one, of the given client's, or else of the client
-  // holding the most.
-  const toEvict = (clients: ReadonlyArray<ReadonlySet<Connection>>): Connection | undefined => {
-    const now = performance.now()
-    for (const test of [(record: Connection) => isStalled(record, now), isIdle]) {
-      for (const mine of clients) for (const record of mine) if (test(record)) return record
+    overShare.delete(record)
+    for (const network of record.networks) {
+      const count = (held.get(network) ?? 1) - 1
+      if (count === 0) held.delete(network)
+      else held.set(network, count)
     }
+  }
+  // What a client holds, counted at its widest network, the one its other networks are inside.
+  const holdingOf = (networks: ReadonlyArray<string>): number => held.get(networks.at(-1) ?? '') ?? 0
+
+  // The request whose body the server is reading now: the oldest owed, not yet whole, its body
+  // flowing (a body the app has not asked for, `Expect: 100-continue` included, is not awaited).
+  const bodyAwaited = (record: Connection): OwedAnswer | undefined => {
+    const oldest = record.owed[0]
+    const req = oldest?.response.req
+    return req !== undefined && !req.complete && req.readableFlowing === true ? oldest : undefined
+  }
+  // How long the server has waited on the connection's client, or undefined when it is working for it.
+  const waitedOn = (record: Connection, now: number): number | undefined => {
+    if (record.answered !== undefined) return undefined
+    if (record.socket.writableLength > 0) return now - record.movedAt >= STALLED_AFTER_MS ? now - record.movedAt : undefined
+    if (record.owed.length === 0 || bodyAwaited(record) !== undefined) return now - record.heardAt
     return undefined
   }
-  const largestFirst = (): ReadonlyArray<ReadonlySet<Connection>> => [...byClient.values()].sort((a, b) => b.size - a.size)
+
+  const toEvict = (newcomerHolds: number): Connection | undefined => {
+    for (const record of overShare) return record
+    const now = performance.now()
+    let chosen: { record: Connection; holds: number; waited: number } | undefined
+    for (const record of records.values()) {
+      const holds = holdingOf(record.networks)
+      if (holds < newcomerHolds + 2) continue
+      const waited = waitedOn(record, now)
+      if (waited === undefined) continue
+      if (chosen === undefined || holds > chosen.holds || (holds === chosen.holds && waited > chosen.waited)) chosen = { record, holds, waited }
+    }
+    return chosen?.record
+  }
+
+  // A request whose body was on its way is answered, with its id, before its connection closes:
+  // unread, it was not served, and its client is told so; anything else has no one to answer.
+  const cut = (record: Connection, problem: RequestProblem): void => {
+    forget(record)
+    const { socket } = record
+    const awaited = bodyAwaited(record)
+    if (awaited === undefined || socket.writableLength > 0) {
+      socket.destroy()
+      return
+    }
+    answerOnSocket(socket, problem, awaited.requestId, record)
+    if (!socket.destroyed) socket.once('finish', () => socket.destroy())
+  }
 
   server.on('connection', (socket: Socket) => {
-    const client = clientOf(socket.remoteAddress)
-    const mine = byClient.get(client) ?? new Set<Connection>()
-    const full = mine.size >= bounds.maxConnectionsPerAddress ? [mine] : records.size >= bounds.maxConnections ? largestFirst() : undefined
-    if (full !== undefined) {
-      const evicted = toEvict(full)
+    const shares = sharesOf(socket.remoteAddress, bounds.maxConnectionsPerAddress)
+    const over = shares.some(({ network, bound }) => (held.get(network) ?? 0) >= bound)
+    if (records.size >= bounds.maxConnections) {
+      const evicted = over ? undefined : toEvict(holdingOf(shares.map(({ network }) => network)))
       if (evicted === undefined) {
         socket.destroy()
         return
       }
-      forget(evicted)
-      evicted.socket.destroy()
+      cut(evicted, connectionsOverShare)
     }
-    const record: Connection = { socket, client, owed: [], answered: undefined, written: 0, movedAt: performance.now() }
+    const now = performance.now()
+    const networks = over ? [] : shares.map(({ network }) => network)
+    const record: Connection = { socket, networks, owed: [], answered: undefined, written: 0, movedAt: now, read: 0, heardAt: now }
     records.set(socket, record)
-    mine.add(record)
-    byClient.set(client, mine)
+    if (over) overShare.add(record)
+    for (const network of networks) held.set(network, (held.get(network) ?? 0) + 1)
     const silent = setTimeout(() => {
       if (socket.bytesRead === 0) socket.destroy()
     }, bounds.firstByteTimeoutMs)
@@ -127,17 +188,28 @@ export const trackConnections = (server: Server, bounds: ConnectionBounds): Conn
     })
   })
 
-  // One sweep for every connection rather than a timer each: a check's cost is a comparison.
+  // One sweep for every connection rather than timers each: a check's cost is a few comparisons.
   const sweep = setInterval(
     () => {
       const now = performance.now()
-      for (const record of records.values()) {
+      for (const record of [...records.values()]) {
         const { socket } = record
         if (socket.writableLength === 0 || socket.bytesWritten !== record.written) {
           record.written = socket.bytesWritten
           record.movedAt = now
         } else if (now - record.movedAt >= bounds.sendTimeoutMs) {
           socket.destroy()
+          continue
+        }
+        const awaited = bodyAwaited(record)
+        const gained = socket.bytesRead - record.read
+        // Between requests any byte is progress; while the server works on a request, its client
+        // owes nothing; a body must gain a segment's worth.
+        if (awaited === undefined ? gained > 0 || record.owed.length > 0 : gained >= MIN_PROGRESS_BYTES) {
+          record.read = socket.bytesRead
+          record.heardAt = now
+        } else if (awaited !== undefined && record.answered === undefined && now - record.heardAt >= bounds.bodyProgressTimeoutMs) {
+          cut(record, requestTimeout)
         }
       }
     },
@@ -155,6 +227,12 @@ export const trackConnections = (server: Server, bounds: ConnectionBounds): Conn
         return false
       }
       const owed: OwedAnswer = { response: res, requestId: stampRequestId(req, res) }
+      if (overShare.has(record)) {
+        // Its body is never invited nor read: the connection closes after the answer.
+        res.setHeader('Connection', 'close')
+        answerOnResponse(res, connectionsOverShare)
+        return false
+      }
       record.owed.push(owed)
       const settled = (): void => {
         res.off('finish', settled)
@@ -174,30 +252,4 @@ export const trackConnections = (server: Server, bounds: ConnectionBounds): Conn
       }
     },
   }
-}
-
-/**
- * The client a connection counts against: its IPv4 address, or the /64 network of its IPv6
- * address, the smallest block one subscriber is handed; counted per address, one host could take
- * every share with addresses it picks at will.
- */
-export const clientOf = (address: string | undefined): string => {
-  if (address === undefined) return ''
-  if (!isIPv6(address)) return address
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
-  if (mapped?.[1] !== undefined) return mapped[1]
-  return `${ipv6Groups(address).slice(0, 4).join(':')}::/64`
-}
-
-// The eight groups of an IPv6 address, `::` expanded, each without leading zeros; a zone is dropped.
-const ipv6Groups = (address: string): string[] => {
-  const [head = '', tail] = (address.split('%')[0] ?? '').split('::')
-  const groupsOf = (text: string): string[] => (text === '' ? [] : text.split(':'))
-  const left = groupsOf(head)
-  const right = tail === undefined ? [] : groupsOf(tail)
-  // An embedded IPv4 tail (::ffff:1.2.3.4 in another prefix) counts as two groups.
-  const last = right.at(-1) ?? left.at(-1) ?? ''
-  const width = last.includes('.') ? 7 : 8
-  const zeros = Array.from({ length: Math.max(0, width - left.length - right.length) }, () => '0')
-  return [...left, ...zeros, ...right].map((group) => (group.includes('.') ? group : (Number.parseInt(group, 16) || 0).toString(16)))
 }

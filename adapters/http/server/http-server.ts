@@ -19,13 +19,15 @@ export interface HttpServerLimits {
   /** Longest an idle keep-alive connection stays open between requests. */
   readonly keepAliveTimeoutMs: number
   /**
-   * Most connections open at once. At the cap an idle connection gives way to a new one; a new one
-   * is closed as soon as it is accepted only when none is idle.
+   * Most connections open at once. At the cap a connection the server is waiting on its client for
+   * (idle, headers half-sent, a body or an answer that stopped moving) gives way to a new one, of
+   * the client holding the most; a new one is closed as soon as it is accepted only when none can.
    */
   readonly maxConnections: number
   /**
-   * Most connections one client (an IPv4 address, an IPv6 /64 network) may hold at once; one more
-   * is closed as soon as it is accepted.
+   * Most connections one client may hold at once: an IPv4 address, an IPv6 /64 network, whose /56
+   * may hold twice as many and whose /48 four times. A request on one more is answered 503 with
+   * `Retry-After`, unread, and that connection closed; the client's others are kept.
    */
   readonly maxConnectionsPerAddress: number
   /**
@@ -50,6 +52,12 @@ export const DEFAULT_SEND_TIMEOUT_MS = 10_000
 // holding a slot, not making a request. Much shorter than the headers timeout, which is for
 // headers that are on their way.
 const FIRST_BYTE_TIMEOUT_MS = 2_000
+
+// A body the server is reading must gain a segment's worth at least this often. A sender on a
+// lossy link sees gaps of TCP's retransmission timer (1 s, then 2 s: a segment lost twice comes 3 s
+// late); a body that stops for longer is holding a slot, and gives it back six times sooner than
+// the 30 s request timeout would.
+const BODY_PROGRESS_TIMEOUT_MS = 5_000
 
 export const DEFAULT_HTTP_SERVER_LIMITS: HttpServerLimits = {
   headersTimeoutMs: 10_000,
@@ -138,6 +146,7 @@ const boundedServer = (
     maxConnections: limits.maxConnections,
     maxConnectionsPerAddress: limits.maxConnectionsPerAddress,
     firstByteTimeoutMs: Math.min(FIRST_BYTE_TIMEOUT_MS, limits.headersTimeoutMs),
+    bodyProgressTimeoutMs: Math.min(BODY_PROGRESS_TIMEOUT_MS, limits.requestTimeoutMs),
     maxRequestsWaiting: limits.maxRequestsWaiting,
     sendTimeoutMs: limits.sendTimeoutMs,
   })

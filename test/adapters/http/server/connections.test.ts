@@ -1,6 +1,7 @@
 import { expect } from 'chai'
+import fc from 'fast-check'
 import { connect, type Socket } from 'node:net'
-import { clientOf } from '../../../../adapters/http/server/connections.js'
+import { sharesOf } from '../../../../adapters/http/server/client-networks.js'
 import { startTestApp, type TestApp } from '../../../support/http-app.js'
 import { healthzFrom } from '../../../support/raw-http.js'
 
@@ -80,19 +81,49 @@ describe('connection slots shared fairly between client addresses', function () 
   })
 })
 
-describe('the client a connection counts against', function () {
-  it('is the address for IPv4, and for IPv4 mapped into IPv6', function () {
-    expect(clientOf('203.0.113.7')).to.equal('203.0.113.7')
-    expect(clientOf('::ffff:203.0.113.7')).to.equal('203.0.113.7')
+describe('the networks a connection counts against', function () {
+  const networks = (address: string | undefined): ReadonlyArray<string> => sharesOf(address, 10).map(({ network }) => network)
+
+  it('is the address alone for IPv4, and for IPv4 mapped into IPv6, with the share as its bound', function () {
+    expect(sharesOf('203.0.113.7', 10)).to.deep.equal([{ network: '203.0.113.7', bound: 10 }])
+    expect(sharesOf('::ffff:203.0.113.7', 10)).to.deep.equal([{ network: '203.0.113.7', bound: 10 }])
   })
 
-  it('is the /64 network for IPv6, however the address is written', function () {
-    const network = clientOf('2001:db8:0:1::1')
-    for (const address of ['2001:db8:0:1:ffff:ffff:ffff:ffff', '2001:0db8:0000:0001:0:0:0:2', '2001:DB8:0:1::abcd', 'fe80::1%eth0'.replace('fe80', '2001:db8:0:1')]) {
-      expect(clientOf(address), address).to.equal(network)
+  it("is an IPv6 address's /64 inside its /56 inside its /48, each bounded to twice the one inside it", function () {
+    expect(sharesOf('2001:db8:0:1234::1', 10)).to.deep.equal([
+      { network: '2001:db8:0:1234::/64', bound: 10 },
+      { network: '2001:db8:0:1200::/56', bound: 20 },
+      { network: '2001:db8:0::/48', bound: 40 },
+    ])
+    expect(networks('::1')).to.deep.equal(['0:0:0:0::/64', '0:0:0:0::/56', '0:0:0::/48'])
+  })
+
+  it('is the same however the address is written (zeros, case, `::`, a zone, an IPv4 tail)', function () {
+    const expected = networks('2001:db8:0:1::1')
+    for (const address of ['2001:db8:0:1:ffff:ffff:ffff:ffff', '2001:0db8:0000:0001:0:0:0:2', '2001:DB8:0:1::abcd', '2001:db8:0:1::1%eth0', '2001:db8:0:1::192.0.2.1']) {
+      expect(networks(address), address).to.deep.equal(expected)
     }
-    expect(clientOf('2001:db8:0:2::1')).not.to.equal(network)
-    expect(clientOf('::1')).to.equal('0:0:0:0::/64')
-    expect(clientOf('2001:db8::')).to.equal('2001:db8:0:0::/64')
+  })
+
+  // 256 /64s of one /56, or 65,536 of one /48: wherever a site's addresses fall, each of its
+  // networks counts them all, so picking addresses from a wider block buys no more than twice.
+  it('puts two addresses in the same network exactly when their first 64, 56 or 48 bits agree', function () {
+    const group = fc.integer({ min: 0, max: 0xffff })
+    const address = fc.array(group, { minLength: 8, maxLength: 8 })
+    const written = (groups: ReadonlyArray<number>): string => groups.map((g) => g.toString(16).padStart(4, '0')).join(':')
+    const bits = (groups: ReadonlyArray<number>, count: number): string =>
+      groups.map((g) => g.toString(2).padStart(16, '0')).join('').slice(0, count)
+    fc.assert(
+      fc.property(address, address, fc.integer({ min: 0, max: 3 }), (a, b, shared) => {
+        // Often in one network: b takes a's first 16, 32, 48 or 56 bits.
+        const c = b.map((g, i) => (i < shared ? (a[i] as number) : i === shared && shared === 3 ? ((a[3] as number) & 0xff00) | (g & 0xff) : g))
+        for (const other of [b, c]) {
+          const [mine, theirs] = [networks(written(a)), networks(written(other))]
+          for (const [level, prefix] of [[0, 64], [1, 56], [2, 48]] as const) {
+            expect(mine[level] === theirs[level], `/${prefix} of ${written(a)} and ${written(other)}`).to.equal(bits(a, prefix) === bits(other, prefix))
+          }
+        }
+      }),
+    )
   })
 })

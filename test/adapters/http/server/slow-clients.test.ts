@@ -102,9 +102,13 @@ describe('slow and idle clients', function () {
     for (const connection of earlier) await waitForText(connection, /\r\n\r\n\{/, CLOSE_WITHIN_MS)
   })
 
-  it('at the cap, lets a new connection take the place of an idle one', async function () {
+  it("at the cap, lets a new connection take the place of another client's idle one", async function () {
     await app.restart({}, { maxConnections: 4 })
-    const idle = await Promise.all([open(), open(), open(), open()])
+    const idle = await Promise.all([1, 2, 3, 4].map(async () => {
+      const connection = await openRaw(app.url, '127.0.0.3')
+      connections.push(connection)
+      return connection
+    }))
     const newcomer = await open()
     newcomer.write('GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n')
     await waitForText(newcomer, /"alive"/, CLOSE_WITHIN_MS)

@@ -92,12 +92,12 @@ describe('answers nobody reads', function () {
     expect(connection.bytesReceived(), 'bytes received before the close').to.be.below(16 * whole)
   })
 
-  for (const [label, localAddress, maxConnectionsPerAddress] of [
-    ['another client', '127.0.0.2', 100],
-    ['the same client, at its share', '127.0.0.1', 6],
+  for (const [label, localAddress, maxConnections, expected] of [
+    ['gives a stalled connection up for a newcomer of another client at the cap', '127.0.0.2', 6, 200],
+    ['answers a newcomer of the same client at its share 503 rather than cut one of its own', '127.0.0.1', 12, 503],
   ] as const) {
-    it(`gives a stalled connection up for a newcomer at the cap: ${label}`, async function () {
-      app = await startTestApp({}, { maxConnections: 6, maxConnectionsPerAddress, sendTimeoutMs: 60_000 })
+    it(label, async function () {
+      app = await startTestApp({}, { maxConnections, maxConnectionsPerAddress: 6, sendTimeoutMs: 60_000 })
       const port = Number(new URL(app.url).port)
       const stalled = Array.from({ length: 6 }, () => unreadConnection(port, BIG_ANSWERS))
       try {
@@ -105,7 +105,7 @@ describe('answers nobody reads', function () {
         await pause(2_000)
         const statuses: number[] = []
         for (let i = 0; i < 5; i += 1) statuses.push(await healthzFrom(port, localAddress))
-        expect(statuses).to.deep.equal([200, 200, 200, 200, 200])
+        expect(statuses).to.deep.equal(Array.from({ length: 5 }, () => expected))
       } finally {
         for (const { socket } of stalled) socket.destroy()
       }
