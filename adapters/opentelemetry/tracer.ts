@@ -1,4 +1,4 @@
-import { trace, type Tracer } from '@opentelemetry/api'
+import { ProxyTracerProvider, trace, type Tracer } from '@opentelemetry/api'
 
 // The instrumentation scope the service's spans are reported under.
 const SCOPE = 'plant-store'
@@ -8,3 +8,14 @@ const SCOPE = 'plant-store'
  * while none is: asked once, it follows an SDK registered later.
  */
 export const plantStoreTracer = (): Tracer => trace.getTracer(SCOPE)
+
+/**
+ * Whether the host application has registered an OpenTelemetry SDK's tracer provider (the API's
+ * global provider is a proxy that delegates to it once one is set). Without one every span is a
+ * no-op, so a composition root that asks this at start can leave the tracing decorators out and
+ * spare each request their calls; an SDK is registered before the service starts (a preload).
+ */
+export const tracerProviderRegistered = (): boolean => {
+  const provider = trace.getTracerProvider()
+  return !(provider instanceof ProxyTracerProvider) || provider.getDelegateTracer(SCOPE) !== undefined
+}

@@ -4,7 +4,12 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { setTimeout as delay } from 'node:timers/promises'
 import { createHttpApp, createHttpServer, cutHalfSentRequests, type Logger } from '../../adapters/http/index.js'
-import { openTelemetryRequestTracer, traceAuthenticator, tracePlantStore } from '../../adapters/opentelemetry/index.js'
+import {
+  openTelemetryRequestTracer,
+  traceAuthenticator,
+  tracePlantStore,
+  tracerProviderRegistered,
+} from '../../adapters/opentelemetry/index.js'
 import { DEFAULT_MONGO_TIMEOUTS } from '../../adapters/mongodb/index.js'
 import type { ServiceConfig, ShutdownConfig } from './config.js'
 import { openAuthenticator } from './authentication.js'
@@ -43,18 +48,21 @@ export const startService = async (
   const storage = opened.right
   // Metrics, when configured, wrap the ports and observe the HTTP adapter; without them nothing is measured.
   const instrumentation = config.metrics === undefined ? undefined : prometheusInstrumentation(droppedLogLines)
-  // Spans always: through @opentelemetry/api they reach the SDK a host registers (a preload, say),
-  // and are its no-op while none is. Metrics wrap the traced ports, so they time the spans too.
-  const tracedStore = tracePlantStore(storage.store)
+  // Spans through @opentelemetry/api reach the SDK a host registers before the service starts (a
+  // preload); with none registered every span would be a no-op, so the decorators are left out.
+  // Metrics wrap the traced ports, so they time the spans too.
+  const tracing = tracerProviderRegistered()
+  const tracedStore = tracing ? tracePlantStore(storage.store) : storage.store
   const plantStore = instrumentation?.plantStore(tracedStore) ?? tracedStore
-  const verifier = traceAuthenticator(openAuthenticator(config, log, instrumentation?.keySet))
-  const authenticator = instrumentation?.authenticator(verifier) ?? verifier
+  const verifier = openAuthenticator(config, log, instrumentation?.keySet)
+  const tracedVerifier = tracing ? traceAuthenticator(verifier) : verifier
+  const authenticator = instrumentation?.authenticator(tracedVerifier) ?? tracedVerifier
   let draining = false
   const app = createHttpApp({
     plantStore,
     authenticator,
     log,
-    tracer: openTelemetryRequestTracer(),
+    ...(tracing ? { tracer: openTelemetryRequestTracer() } : {}),
     ...(instrumentation === undefined ? {} : { observer: instrumentation.http }),
     basePath: config.basePath,
     bodyLimitBytes: config.bodyLimitBytes,

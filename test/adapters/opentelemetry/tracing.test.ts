@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api'
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base'
 import { makeInMemoryPlantStore } from '../../../adapters/in-memory/index.js'
-import { openTelemetryRequestTracer, traceAuthenticator, tracePlantStore } from '../../../adapters/opentelemetry/index.js'
+import { openTelemetryRequestTracer, traceAuthenticator, tracePlantStore, tracerProviderRegistered } from '../../../adapters/opentelemetry/index.js'
 import { makeStaticTokenAuthenticator } from '../../../adapters/static-tokens/index.js'
 import { postPlant, startTestApp, TOKEN, type TestApp } from '../../support/http-app.js'
 import { registerInMemorySdk, type RegisteredSdk } from '../../support/opentelemetry.js'
@@ -27,6 +27,17 @@ const lineOf = (app: TestApp, requestId: string): Record<string, unknown> | unde
   app.log.lines.find((line) => line['requestId'] === requestId && line['msg'] === 'request')
 
 describe('OpenTelemetry spans', function () {
+  it('tells whether a host registered a tracer provider, so a composition root can leave the decorators out', async function () {
+    expect(tracerProviderRegistered(), 'before').to.equal(false)
+    const sdk = registerInMemorySdk()
+    try {
+      expect(tracerProviderRegistered(), 'registered').to.equal(true)
+    } finally {
+      await sdk.unregister()
+    }
+    expect(tracerProviderRegistered(), 'unregistered').to.equal(false)
+  })
+
   describe('with no SDK registered', function () {
     it('records nothing and answers as ever; the log line still carries the traceparent', async function () {
       const app = await tracedApp()
