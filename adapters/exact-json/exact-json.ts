@@ -1,16 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { parse } from 'lossless-json'
-import { scanJson, type JsonScan } from './json-bounds.js'
-
-/** The bounds on the shape of a JSON text, checked before it is parsed. */
-export interface JsonLimits {
-  /** Longest number accepted, in characters (sign, digits, point and exponent included). */
-  readonly maxNumberLength: number
-  /** Deepest nesting of arrays and objects accepted: `{}` is 1, `{"a":[]}` is 2. */
-  readonly maxDepth: number
-}
-
-export const DEFAULT_JSON_LIMITS: JsonLimits = { maxNumberLength: 100, maxDepth: 32 }
+import { DEFAULT_JSON_LIMITS, scanJson, type JsonLimits, type JsonScan } from './json-bounds.js'
 
 // Each limit a whole number of 1 or more, or a RangeError naming the one that is not: a limit of
 // NaN (or a string, from JavaScript) would bound nothing, silently.

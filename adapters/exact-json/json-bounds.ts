@@ -1,4 +1,12 @@
-import type { JsonLimits } from './exact-json.js'
+/** The bounds on the shape of a JSON text, checked before it is parsed. */
+export interface JsonLimits {
+  /** Longest number accepted, in characters (sign, digits, point and exponent included). */
+  readonly maxNumberLength: number
+  /** Deepest nesting of arrays and objects accepted: `{}` is 1, `{"a":[]}` is 2. */
+  readonly maxDepth: number
+}
+
+export const DEFAULT_JSON_LIMITS: JsonLimits = { maxNumberLength: 100, maxDepth: 32 }
 
 /** What one pass over a JSON text found. */
 export interface JsonScan {
