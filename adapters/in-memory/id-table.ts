@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { idHash, randomIdHashKey } from './id-hash.js'
 
 /**
  * A set of int64 ids, each with the index of its record, in typed arrays only: no heap object per
@@ -29,25 +29,11 @@ interface Shard {
 const scratch = new BigInt64Array(1)
 const halves = new Int32Array(scratch.buffer)
 
-const mixBlock = (h: number, k: number): number => {
-  let block = Math.imul(k, 0xcc9e2d51)
-  block = Math.imul((block << 15) | (block >>> 17), 0x1b873593)
-  const mixed = h ^ block
-  return (Math.imul((mixed << 13) | (mixed >>> 19), 5) + 0xe6546b64) | 0
-}
-
-// MurmurHash3 (32-bit) of the two halves, under a seed drawn per table: which ids share a shard
-// or a probe run differs from process to process, so a client cannot look them up in advance and
-// pile its plants into one (as it could if the id's own low bits chose).
-const hashOf = (seed: number, low: number, high: number): number => {
-  let h = mixBlock(mixBlock(seed, low), high) ^ 8
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b)
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35)
-  return (h ^ (h >>> 16)) >>> 0
-}
-
 export const makeIdTable = (): IdTable => {
-  const seed = randomBytes(4).readInt32LE(0)
+  // Drawn per table: which ids share a shard or a probe run differs from process to process, so a
+  // client cannot look them up in advance and pile its plants into one (as it could if the id's
+  // own low bits chose).
+  const key = randomIdHashKey()
   const shards: Shard[] = Array.from({ length: 1 << SHARD_BITS }, () => ({
     slots: new Int32Array(FIRST_SLOTS * STRIDE),
     mask: FIRST_SLOTS - 1,
@@ -75,7 +61,7 @@ export const makeIdTable = (): IdTable => {
       if (record === 0) continue
       const low = old[at] as number
       const high = old[at + 1] as number
-      const to = probe(shard, hashOf(seed, low, high), low, high)
+      const to = probe(shard, idHash(key, low, high), low, high)
       shard.slots[to] = low
       shard.slots[to + 1] = high
       shard.slots[to + 2] = record
@@ -87,7 +73,7 @@ export const makeIdTable = (): IdTable => {
       scratch[0] = id
       const low = halves[0] as number
       const high = halves[1] as number
-      const hash = hashOf(seed, low, high)
+      const hash = idHash(key, low, high)
       const shard = shardOf(hash)
       const at = probe(shard, hash, low, high)
       return (shard.slots[at + 2] as number) - 1
@@ -96,7 +82,7 @@ export const makeIdTable = (): IdTable => {
       scratch[0] = id
       const low = halves[0] as number
       const high = halves[1] as number
-      const hash = hashOf(seed, low, high)
+      const hash = idHash(key, low, high)
       const shard = shardOf(hash)
       // At most three quarters full, so a probe for an absent id stays short.
       if ((shard.size + 1) * 4 > (shard.mask + 1) * 3) grow(shard)

@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs'
 import * as E from 'fp-ts/lib/Either.js'
 import { loadConfig, RETIRED_VARIABLES, SERVICE_VARIABLES } from './config.js'
+import { readEnvFile } from './env-file.js'
 import { announcerOf, asLoggerPort, asyncStdout, makePino } from './logger.js'
 import { startService } from './service.js'
 import { unknownVariables } from './unknown-variables.js'
@@ -20,13 +20,9 @@ function refuse(messages: ReadonlyArray<string>): never {
 // Local settings: `.env` in the working directory, when there is one; a variable already set in
 // the environment wins over the file.
 const ENV_FILE = '.env'
-if (existsSync(ENV_FILE)) {
-  try {
-    process.loadEnvFile(ENV_FILE)
-  } catch (error) {
-    refuse([`${ENV_FILE}: cannot be read (${error instanceof Error ? error.message : String(error)})`])
-  }
-}
+const envFile = readEnvFile(ENV_FILE)
+if (E.isLeft(envFile)) refuse([envFile.left])
+for (const [name, value] of Object.entries(envFile.right ?? {})) process.env[name] ??= value
 
 const config = loadConfig(process.env)
 if (E.isLeft(config)) refuse(config.left)

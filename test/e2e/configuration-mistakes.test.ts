@@ -1,5 +1,6 @@
 import { expect } from 'chai'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { MAIN } from '../support/current-build.js'
@@ -75,4 +76,18 @@ describe('the service at start, given settings with mistakes', function () {
     expect(await answer.json()).to.deep.equal({ name: 'Fern' })
     expect(jsonLines(service.stdout()).some((line) => line['level'] === 'debug'), 'LOG_LEVEL from the environment').to.equal(false)
   })
+
+  for (const [what, make] of [
+    ['a FIFO, which no one writes', (path: string) => execFileSync('mkfifo', [path])],
+    ['a link to /dev/zero, which never ends', (path: string) => symlinkSync('/dev/zero', path)],
+  ] as const) {
+    it(`stops at once, naming .env, when .env is ${what}`, async function () {
+      dir = mkdtempSync(join(tmpdir(), 'plant-store-env-file-'))
+      make(join(dir, '.env'))
+      const service = startService({ PLANT_STORE_TOKENS: TOKEN }, { argv: [process.execPath, MAIN], cwd: dir })
+      const exited = await Promise.race([service.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 10_000))])
+      expect(exited, service.stderr()).to.equal(1)
+      expect(service.stderr()).to.match(/^plant-store: invalid configuration\n {2}\.env: not a regular file \(a (FIFO|character device)\)/)
+    })
+  }
 })

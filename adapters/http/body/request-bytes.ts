@@ -103,16 +103,18 @@ const readBytes = (
     req.on('data', onData)
   })
 
-type Decode = (input: InputType, options: ZlibOptions, callback: (error: Error | null, result: Buffer) => void) => void
+// With `info`, zlib answers the engine too, whose `bytesWritten` counts the input it consumed.
+type Decoded = { readonly buffer: Buffer; readonly engine: { readonly bytesWritten: number } }
+type Decode = (input: InputType, options: ZlibOptions & { info: true }, callback: (error: Error | null, result: Decoded) => void) => void
 
 // Unzip reads both gzip and zlib-wrapped deflate, whichever of the two names was sent.
 const decoderOf = (coding: string): Decode | undefined => {
   switch (coding) {
     case 'gzip':
     case 'deflate':
-      return unzip
+      return unzip as unknown as Decode
     case 'br':
-      return brotliDecompress as Decode
+      return brotliDecompress as unknown as Decode
     default:
       return undefined
   }
@@ -120,11 +122,16 @@ const decoderOf = (coding: string): Decode | undefined => {
 
 // One call, off the event loop, whose output may not pass the limit: zlib stops at
 // `maxOutputLength` and says so (ERR_BUFFER_TOO_LARGE), so a bomb is never expanded past it.
+// The body must be the coded stream and nothing else, whatever the coding: zlib stops quietly at
+// the end of a deflate or brotli stream, and after a gzip member skips zero bytes, so bytes after
+// the end would otherwise be refused or ignored depending on the coding and on what they are.
 const decodeWithin = (decode: Decode, coded: Buffer, limitBytes: number): Promise<E.Either<RequestProblem, Uint8Array>> =>
   new Promise((resolve) => {
-    decode(coded, { maxOutputLength: limitBytes + 1 }, (error, decoded) => {
-      if (error === null) resolve(decoded.length > limitBytes ? E.left(payloadTooLarge(limitBytes)) : E.right(decoded))
-      else if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') resolve(E.left(payloadTooLarge(limitBytes)))
+    decode(coded, { maxOutputLength: limitBytes + 1, info: true }, (error, decoded) => {
+      if (error === null) {
+        if (decoded.engine.bytesWritten !== coded.length) resolve(E.left(undecodable))
+        else resolve(decoded.buffer.length > limitBytes ? E.left(payloadTooLarge(limitBytes)) : E.right(decoded.buffer))
+      } else if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') resolve(E.left(payloadTooLarge(limitBytes)))
       else resolve(E.left(isDecompressionError(error) ? undecodable : unexpectedFailure(error)))
     })
   })

@@ -4,6 +4,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { once } from 'node:events'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Registry } from 'prom-client'
 import { makeInMemoryPlantStore } from '../../../adapters/in-memory/index.js'
 import {
   httpRequestRecorder,
@@ -163,5 +164,52 @@ describe('Prometheus instrumentation', function () {
     } finally {
       server.close()
     }
+  })
+
+  describe('the metrics endpoint under repeated scrapes', function () {
+    // A registry that counts its renders, failing the first when asked to.
+    const countingRegistry = (failFirst = false) => {
+      let renders = 0
+      const registry = {
+        contentType: 'text/plain; version=0.0.4; charset=utf-8',
+        metrics: async (): Promise<string> => {
+          renders += 1
+          if (failFirst && renders === 1) throw new Error('collector failed')
+          return `renders ${renders}\n`
+        },
+      }
+      return { registry: registry as unknown as Registry, renders: () => renders }
+    }
+    const serving = async (registry: Registry, run: (url: string) => Promise<void>): Promise<void> => {
+      const server = createServer(metricsRequestHandler(registry))
+      server.listen(0, '127.0.0.1')
+      await once(server, 'listening')
+      try {
+        await run(`http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`)
+      } finally {
+        server.close()
+      }
+    }
+
+    it('renders the registry once for every scrape within a second, and afresh after it', async function () {
+      const { registry, renders } = countingRegistry()
+      await serving(registry, async (url) => {
+        const texts = await Promise.all(Array.from({ length: 20 }, () => fetch(url).then((r) => r.text())))
+        for (let i = 0; i < 20; i += 1) texts.push(await (await fetch(url)).text())
+        expect(renders(), 'renders for 40 scrapes').to.equal(1)
+        expect(new Set(texts)).to.deep.equal(new Set(['renders 1\n']))
+        await new Promise((resolve) => setTimeout(resolve, 1_100))
+        expect(await (await fetch(url)).text()).to.equal('renders 2\n')
+      })
+    })
+
+    it('keeps no failed render: the scrape after a 500 renders again', async function () {
+      const { registry, renders } = countingRegistry(true)
+      await serving(registry, async (url) => {
+        await expectErrorDocument(await fetch(url), 500)
+        expect(await (await fetch(url)).text()).to.equal('renders 2\n')
+        expect(renders()).to.equal(2)
+      })
+    })
   })
 })

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { gzipSync } from 'node:zlib'
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { DEFAULT_IN_MEMORY_LIMITS, makeInMemoryPlantStore, type InMemoryPlantStore } from '../../../../adapters/in-memory/index.js'
 import type { PlantStore } from '../../../../core/index.js'
@@ -249,6 +249,38 @@ describe('POST /plants', function () {
       const truncated = new Uint8Array(whole.subarray(0, whole.length - 6))
       await expectErrorDocument(await postPlant(app.url, truncated, { 'Content-Encoding': 'gzip' }), 400)
       expect(store.find(17n)).to.equal(undefined)
+    })
+
+    describe('bytes after the end of the compressed stream are one rule for every coding', function () {
+      const codings = [
+        ['gzip', gzipSync],
+        ['deflate', deflateSync],
+        ['br', brotliCompressSync],
+      ] as const
+      const tails = [
+        ['a byte of text', Buffer.from('x')],
+        ['a zero byte', Buffer.from([0])],
+        ['a run of text', Buffer.from('not part of the stream')],
+      ] as const
+      for (const [coding, compress] of codings) {
+        for (const [label, tail] of tails) {
+          it(`answers ${coding} followed by ${label} with 400, storing nothing`, async function () {
+            const body = new Uint8Array(Buffer.concat([compress('{"id":19,"name":"x"}'), tail]))
+            const message = await expectErrorDocument(await postPlant(app.url, body, { 'Content-Encoding': coding }), 400)
+            expect(message).to.equal('Send a JSON object: the request body does not decompress as its Content-Encoding says.')
+            expect(store.find(19n)).to.equal(undefined)
+          })
+        }
+        it(`accepts ${coding} with nothing after its end`, async function () {
+          await expectPlant(await postPlant(app.url, new Uint8Array(compress('{"id":20,"name":"whole"}')), { 'Content-Encoding': coding }), {
+            name: 'whole',
+          })
+        })
+      }
+      it('accepts gzip members one after another, which RFC 1952 makes one gzip stream', async function () {
+        const body = Buffer.concat([gzipSync('{"id":21,'), gzipSync('"name":"members"}')])
+        await expectPlant(await postPlant(app.url, new Uint8Array(body), { 'Content-Encoding': 'gzip' }), { name: 'members' })
+      })
     })
 
     it('answers 415 for a Content-Encoding it cannot decode', async function () {
