@@ -34,13 +34,14 @@ export const violationsFromMessage = (message: string): ReadonlyArray<Violation>
 }
 
 /** Why the service answered 503: each cause has a message of its own. */
-export type UnavailableReason = 'Storage' | 'IdentityProvider' | 'ShuttingDown' | 'DecodersBusy'
+export type UnavailableReason = 'Storage' | 'IdentityProvider' | 'ShuttingDown' | 'DecodersBusy' | 'Deadline'
 
 const UNAVAILABLE_MESSAGES: Readonly<Record<UnavailableReason, string>> = {
   Storage: 'Storage is unavailable; try again shortly.',
   IdentityProvider: 'The identity provider cannot be reached to check the token; try again shortly.',
   ShuttingDown: 'This instance is shutting down; send requests to another one.',
   DecodersBusy: 'This instance is busy decompressing other request bodies; try again shortly, or send the body uncompressed.',
+  Deadline: 'This instance could not read the request body within its deadline; try again shortly.',
 }
 
 /** The 503 message of a cause. */

@@ -14,9 +14,12 @@ export interface RawConnection {
   readonly write: (text: string) => void
 }
 
-export const openRaw = async (url: string): Promise<RawConnection> => {
+export const openRaw = (url: string): Promise<RawConnection> => openRawFrom(url)
+
+/** A raw connection from `localAddress` (one of 127.0.0.0/8, so that the server sees another client). */
+export const openRawFrom = async (url: string, localAddress?: string): Promise<RawConnection> => {
   const { hostname, port } = new URL(url)
-  const socket = connect(Number(port), hostname)
+  const socket = connect({ port: Number(port), host: hostname, ...(localAddress === undefined ? {} : { localAddress }) })
   let received = ''
   socket.setEncoding('latin1').on('data', (chunk: string) => (received += chunk))
   // Writing to a connection the server has closed resets it: that is an outcome, not a failure.

@@ -60,6 +60,8 @@ export const toErrorResponse = (problem: Problem): ErrorAnswer => {
       return answer(503, unavailableMessage('ShuttingDown'), { 'Retry-After': '1' })
     case 'DecodersBusy':
       return answer(503, unavailableMessage('DecodersBusy'), { 'Retry-After': '1' })
+    case 'DeadlinePassed':
+      return answer(503, unavailableMessage('Deadline'), { 'Retry-After': '1' })
     case 'StorageUnavailable':
       return problem.configurationFault === undefined
         ? answer(503, unavailableMessage('Storage'), { 'Retry-After': '1' })

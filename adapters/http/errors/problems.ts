@@ -13,6 +13,7 @@ export type RequestProblem =
   | { readonly _tag: 'MethodNotImplemented' }
   | { readonly _tag: 'ShuttingDown' }
   | { readonly _tag: 'DecodersBusy' }
+  | { readonly _tag: 'DeadlinePassed' }
 
 export const unsupportedMediaType = (detail: string): RequestProblem => ({ _tag: 'UnsupportedMediaType', detail })
 export const payloadTooLarge = (limitBytes: number): RequestProblem => ({ _tag: 'PayloadTooLarge', limitBytes })
@@ -30,3 +31,5 @@ export const expectationFailed: RequestProblem = { _tag: 'ExpectationFailed' }
 export const methodNotImplemented: RequestProblem = { _tag: 'MethodNotImplemented' }
 export const shuttingDown: RequestProblem = { _tag: 'ShuttingDown' }
 export const decodersBusy: RequestProblem = { _tag: 'DecodersBusy' }
+/** The request's deadline passed before its body was in: the server cannot tell whose slowness it was. */
+export const deadlinePassed: RequestProblem = { _tag: 'DeadlinePassed' }

@@ -13,6 +13,7 @@ import {
   routeNotFound,
   shuttingDown,
   decodersBusy,
+  deadlinePassed,
   unexpectedFailure,
   unsupportedMediaType,
 } from '../../../../adapters/http/errors/problems.js'
@@ -55,6 +56,7 @@ const EVERY_PROBLEM: { readonly [Tag in Problem['_tag']]: Extract<Problem, { _ta
   MethodNotImplemented: methodNotImplemented as Extract<Problem, { _tag: 'MethodNotImplemented' }>,
   ShuttingDown: shuttingDown as Extract<Problem, { _tag: 'ShuttingDown' }>,
   DecodersBusy: decodersBusy as Extract<Problem, { _tag: 'DecodersBusy' }>,
+  DeadlinePassed: deadlinePassed as Extract<Problem, { _tag: 'DeadlinePassed' }>,
   StorageFull: storageFull('10 plants'),
 }
 
