@@ -34,7 +34,7 @@ export const violationsFromMessage = (message: string): ReadonlyArray<Violation>
 }
 
 /** Why the service answered 503: each cause has a message of its own. */
-export type UnavailableReason = 'Storage' | 'IdentityProvider' | 'ShuttingDown' | 'DecodersBusy' | 'ConnectionShare'
+export type UnavailableReason = 'Storage' | 'IdentityProvider' | 'ShuttingDown' | 'DecodersBusy' | 'ConnectionShare' | 'Deadline'
 
 const UNAVAILABLE_MESSAGES: Readonly<Record<UnavailableReason, string>> = {
   Storage: 'Storage is unavailable; try again shortly.',
@@ -42,6 +42,7 @@ const UNAVAILABLE_MESSAGES: Readonly<Record<UnavailableReason, string>> = {
   ShuttingDown: 'This instance is shutting down; send requests to another one.',
   DecodersBusy: 'This instance is busy decompressing other request bodies; try again shortly, or send the body uncompressed.',
   ConnectionShare: 'This client (its address, or its IPv6 network) holds as many connections as it may; send requests on those, or try again shortly.',
+  Deadline: 'This instance could not read the request body within its deadline; try again shortly.',
 }
 
 /** The 503 message of a cause. */

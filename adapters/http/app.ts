@@ -37,9 +37,10 @@ export interface HttpAppDeps {
   /** Largest request body accepted, in bytes. */
   readonly bodyLimitBytes: number
   /**
-   * The longest a `POST /plants` may take from its headers to its answer, in milliseconds, when
-   * storage is slow: reading and decoding the body count against it, and storage is given what is
-   * left (`InsertOptions.withinMs`). No bound of the app's own when absent.
+   * The longest a `POST /plants` may take from its headers to its answer, in milliseconds: every
+   * stage after the headers is held to it. A body still arriving or decoding when it passes is
+   * given up and answered 503, and storage is given what is left (`InsertOptions.withinMs`). No
+   * bound of the app's own when absent (a decode is still given up after 5 s).
    */
   readonly answerWithinMs?: number
   /** Longest number and deepest nesting a JSON body may hold; `DEFAULT_JSON_LIMITS` when absent. */

@@ -1,84 +1,131 @@
 /**
- * Where the coded bodies of one app wait for a decoder. A brotli decoder may reserve a 16 MiB
- * window, so hundreds decoding at once exhaust the address space: at most `concurrency` run at
- * once. The turns go round the connections that have a body waiting, one body each, so a client
- * that sends many bodies, on one connection or pipelined, waits behind its own and not in front
- * of everyone else's. A body that cannot start within `maxWaitMs` is not decoded: the wait of a
- * request is bounded whatever the others send.
+ * Where the coded bodies of one app take turns at a decoder. A turn is one step of a body's
+ * decode (a bounded piece of output), not the whole of it, and the turns go round the clients
+ * that have a body waiting (a client: an IPv4 address, an IPv6 /64), each client's bodies one
+ * after the other: a client sending many bodies, on many connections or pipelined, waits behind
+ * its own, and a small body of another client waits one step of each other client, not their
+ * whole bodies. A brotli decoder may reserve a 16 MiB window and keeps it between its steps, so
+ * at most `decoders` bodies hold one at once; the others wait for one to be let go. A body not
+ * decoded by its deadline is given up where it is, waiting or half decoded, its decoder let go.
  */
 export interface DecodeQueue {
   /**
-   * Runs `decode` in the turn of `connection` (any value that stands for it: its socket), or
-   * resolves `tooLate` without running it when its turn does not come within the wait. Settles as
-   * `decode` does.
+   * Decodes one body in the turns of `client`: `begin` is called when the body is given a decoder,
+   * and its steps run in the client's turns. Resolves the outcome of the last step, or `tooLate`
+   * at `deadline` (on `performance.now()`'s clock), or `maxMs` after the call when that comes
+   * first, having abandoned the decode; rejects as a step does.
    */
-  readonly decode: <A>(connection: object, decode: () => Promise<A>, tooLate: A) => Promise<A>
+  readonly decode: <A>(client: string, begin: () => Decoding<A>, deadline: number, tooLate: A) => Promise<A>
+}
+
+/** A decode done a step at a time, so that the turns of others come between its steps. */
+export interface Decoding<A> {
+  /** Does the next step: resolves the outcome once the whole body is decoded, undefined while some is left. */
+  readonly step: () => Promise<A | undefined>
+  /** Stops the decode for good and lets its memory go; no step is asked for after it. */
+  readonly abandon: () => void
 }
 
 export interface DecodeQueueOptions {
-  /** Bodies decoded at once. */
-  readonly concurrency: number
-  /** Longest a body waits for its turn. */
-  readonly maxWaitMs: number
+  /** Bodies holding a decoder at once. */
+  readonly decoders: number
+  /** Longest a body is waited for, from the call to its decoded bytes, whatever its deadline. */
+  readonly maxMs: number
 }
 
-/** One decode at a time, each waiting at most 5 s: the storage deadline a stored plant also has. */
-export const DEFAULT_DECODE_QUEUE_OPTIONS: DecodeQueueOptions = { concurrency: 1, maxWaitMs: 5_000 }
+/**
+ * Four decoders (at most 64 MiB of brotli windows), so that a small body need not wait for a
+ * large one to end; 5 s, the storage deadline a stored plant also has.
+ */
+export const DEFAULT_DECODE_QUEUE_OPTIONS: DecodeQueueOptions = { decoders: 4, maxMs: 5_000 }
 
-interface Waiting {
-  readonly start: () => void
-  readonly expire: () => void
-  readonly timer: NodeJS.Timeout
+interface Body {
+  readonly begin: () => Decoding<unknown>
+  decoding: Decoding<unknown> | undefined
+  readonly settle: (outcome: { readonly value: unknown } | { readonly error: unknown }) => void
 }
 
-export const makeDecodeQueue = ({ concurrency, maxWaitMs }: DecodeQueueOptions = DEFAULT_DECODE_QUEUE_OPTIONS): DecodeQueue => {
-  // A Map keeps insertion order: the connection served last goes to the back of the round.
-  const waiting = new Map<object, Waiting[]>()
-  let running = 0
+export const makeDecodeQueue = ({ decoders, maxMs }: DecodeQueueOptions = DEFAULT_DECODE_QUEUE_OPTIONS): DecodeQueue => {
+  // Each client's bodies in the order they came. A Map keeps insertion order: the client served
+  // last goes to the back of the round.
+  const lines = new Map<string, Body[]>()
+  let held = 0
+  // One step runs at a time: the decode of bodies takes at most one thread of libuv's pool.
+  let stepping: Body | undefined
 
-  const next = (): void => {
-    while (running < concurrency) {
-      const first = waiting.entries().next()
-      if (first.done === true) return
-      const [connection, bodies] = first.value
-      waiting.delete(connection)
-      const body = bodies.shift()
-      if (bodies.length > 0) waiting.set(connection, bodies)
-      if (body === undefined) continue
-      clearTimeout(body.timer)
-      body.start()
-    }
-  }
-
-  const leave = (connection: object, body: Waiting): void => {
-    const bodies = waiting.get(connection)
+  const leave = (client: string, body: Body): void => {
+    const bodies = lines.get(client)
     const at = bodies?.indexOf(body) ?? -1
     if (bodies === undefined || at === -1) return
     bodies.splice(at, 1)
-    if (bodies.length === 0) waiting.delete(connection)
+    if (bodies.length === 0) lines.delete(client)
+    if (body.decoding !== undefined) held -= 1
+    if (stepping === body) stepping = undefined
+  }
+
+  const next = (): void => {
+    if (stepping !== undefined) return
+    for (const [client, bodies] of lines) {
+      const body = bodies[0]
+      if (body === undefined) continue
+      if (body.decoding === undefined) {
+        if (held >= decoders) continue
+        try {
+          body.decoding = body.begin()
+        } catch (error) {
+          leave(client, body)
+          body.settle({ error })
+          continue
+        }
+        held += 1
+      }
+      lines.delete(client)
+      lines.set(client, bodies)
+      stepping = body
+      const stepped = (outcome: { readonly value: unknown } | { readonly error: unknown } | undefined): void => {
+        // A body given up during its step was answered already, and the next step has begun.
+        if (stepping !== body) return
+        if (outcome !== undefined) {
+          leave(client, body)
+          body.settle(outcome)
+        }
+        stepping = undefined
+        next()
+      }
+      body.decoding.step().then(
+        (value) => stepped(value === undefined ? undefined : { value }),
+        (error: unknown) => stepped({ error }),
+      )
+      return
+    }
   }
 
   return {
-    decode: (connection, decode, tooLate) =>
-      new Promise((resolve, reject) => {
-        const body: Waiting = {
-          start: () => {
-            running += 1
-            decode()
-              .then(resolve, reject)
-              .finally(() => {
-                running -= 1
-                next()
-              })
+    decode: <A>(client: string, begin: () => Decoding<A>, deadline: number, tooLate: A) =>
+      new Promise<A>((resolve, reject) => {
+        const msLeft = Math.min(deadline - performance.now(), maxMs)
+        if (!(msLeft > 0)) return resolve(tooLate)
+        const timer = setTimeout(() => {
+          const decoding = body.decoding
+          leave(client, body)
+          decoding?.abandon()
+          body.settle({ value: tooLate })
+          next()
+        }, msLeft).unref()
+        let settled = false
+        const body: Body = {
+          begin,
+          decoding: undefined,
+          settle: (outcome) => {
+            if (settled) return
+            settled = true
+            clearTimeout(timer)
+            if ('error' in outcome) reject(outcome.error)
+            else resolve(outcome.value as A)
           },
-          expire: () => {
-            leave(connection, body)
-            resolve(tooLate)
-          },
-          timer: setTimeout(() => body.expire(), maxWaitMs).unref(),
         }
-        const bodies = waiting.get(connection)
-        if (bodies === undefined) waiting.set(connection, [body])
+        const bodies = lines.get(client)
+        if (bodies === undefined) lines.set(client, [body])
         else bodies.push(body)
         next()
       }),

@@ -5,24 +5,26 @@ import { fieldLines } from '../context/field-lines.js'
 import { exactJsonParser, type JsonLimits } from '../../exact-json/index.js'
 import { readRequestBytes } from './request-bytes.js'
 import type { DecodeQueue } from './decode-queue.js'
-import { malformedBody, unexpectedFailure, unsupportedMediaType, type RequestProblem } from '../errors/problems.js'
+import { deadlinePassed, malformedBody, unexpectedFailure, unsupportedMediaType, type RequestProblem } from '../errors/problems.js'
 
 const JSON_TYPES = ['application/json', 'application/*+json']
 
 /**
  * Reads a JSON request body within a size limit, a coded one decoded in its turn of `decodes`, and
- * parses it with exact integers, within the JSON limits. The result is untrusted input, for a codec
- * to parse further.
+ * parses it with exact integers, within the JSON limits, every stage by `deadline` (on
+ * `performance.now()`'s clock; none when absent): a body not in by then is not parsed. The result
+ * is untrusted input, for a codec to parse further.
  */
 export const makeJsonBodyReader = (limitBytes: number, jsonLimits: JsonLimits, decodes: DecodeQueue) => {
   // The limits are checked once, as the app is built, not on every request.
   const parseJson = exactJsonParser(jsonLimits)
-  return (ctx: HttpContext): TE.TaskEither<RequestProblem, unknown> =>
+  return (ctx: HttpContext, deadline = Infinity): TE.TaskEither<RequestProblem, unknown> =>
     async () => {
       const refusal = contentTypeProblem(ctx)
       if (refusal !== undefined) return E.left(refusal)
-      const bytes = hasReadableBody(ctx) ? await readBytes(ctx, limitBytes, decodes) : E.right(new Uint8Array())
+      const bytes = hasReadableBody(ctx) ? await readBytes(ctx, limitBytes, decodes, deadline) : E.right(new Uint8Array())
       if (E.isLeft(bytes)) return bytes
+      if (performance.now() >= deadline) return E.left(deadlinePassed)
       const parsed = parseJson(bytes.right)
       return E.isLeft(parsed) ? E.left(malformedBody(parsed.left)) : parsed
     }
@@ -69,9 +71,14 @@ const hasReadableBody = (ctx: HttpContext): boolean => {
   return Boolean(ctx.request.is(JSON_TYPES))
 }
 
-const readBytes = async (ctx: HttpContext, limitBytes: number, decodes: DecodeQueue): Promise<E.Either<RequestProblem, Uint8Array>> => {
+const readBytes = async (
+  ctx: HttpContext,
+  limitBytes: number,
+  decodes: DecodeQueue,
+  deadline: number,
+): Promise<E.Either<RequestProblem, Uint8Array>> => {
   try {
-    return await readRequestBytes(ctx.req, limitBytes, decodes, () => serverAnswered(ctx))
+    return await readRequestBytes(ctx.req, limitBytes, decodes, () => serverAnswered(ctx), deadline)
   } catch (error) {
     return E.left(unexpectedFailure(error))
   }

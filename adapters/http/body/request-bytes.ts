@@ -1,16 +1,19 @@
 import type { IncomingMessage } from 'node:http'
-import { brotliDecompress, unzip, type InputType, type ZlibOptions } from 'node:zlib'
 import * as E from 'fp-ts/lib/Either.js'
-import { decodersBusy, malformedBody, payloadTooLarge, unexpectedFailure, unsupportedMediaType, type RequestProblem } from '../errors/problems.js'
+import { deadlinePassed, decodersBusy, malformedBody, payloadTooLarge, unexpectedFailure, unsupportedMediaType, type RequestProblem } from '../errors/problems.js'
 import { soleListMember } from '../context/list-members.js'
 import type { DecodeQueue } from './decode-queue.js'
+import { clientKeyOf } from './client-key.js'
+import { stepwiseDecoding, type ContentCoding } from './stepwise-decoding.js'
 
 /**
  * Reads a request's body as bytes, decoded from its Content-Encoding (gzip, deflate, br, or
  * identity, named in any case), and no larger than `limitBytes` once decoded. A coded body is
- * read whole (its coded bytes bounded too) before it is decoded, in one call with a bound on the
- * output, in its turn of `decodes`: a decoder holds its window (16 MiB for brotli) only while it
- * decodes, never while a client stalls. A declared
+ * read whole (its coded bytes bounded too) before it is decoded, a step at a time with a bound on
+ * the output, in the turns of its client in `decodes`: a decoder holds its window (16 MiB for
+ * brotli) only while it decodes, never while a client stalls. A body still arriving, or still
+ * waiting for its decode or being decoded, at `deadline` (on `performance.now()`'s clock) is
+ * given up then: 503, whatever its client is doing. A declared
  * Content-Length over the limit, and a coding this reader cannot decode, are refused before a
  * byte is read, so a client waiting on `Expect: 100-continue` is never invited to send it. This
  * is what koa-bodyparser did for the service, with the same outcomes, without its per-request
@@ -23,6 +26,7 @@ export const readRequestBytes = (
   limitBytes: number,
   decodes: DecodeQueue,
   serverAnswered: () => RequestProblem | undefined = () => undefined,
+  deadline = Infinity,
 ): Promise<E.Either<RequestProblem, Uint8Array>> => {
   const coding = contentCodingOf(req.headers['content-encoding'])
   const declared = req.headers['content-length']
@@ -40,14 +44,17 @@ export const readRequestBytes = (
   // The client may have gone (or the request timeout cut it) while the request waited for its
   // authentication: its 'aborted' is past, so no listener would hear it.
   if (req.destroyed || req.readableAborted) return Promise.resolve(E.left(serverAnswered() ?? truncated))
-  const decode = coding === 'identity' ? undefined : decoderOf(coding)
-  if (coding !== 'identity' && decode === undefined) {
+  const decoded = coding === 'identity' ? undefined : supportedCodingOf(coding)
+  if (coding !== 'identity' && decoded === undefined) {
     return Promise.resolve(E.left(unsupportedMediaType('The Content-Encoding of the request body is not supported.')))
   }
   if (!req.readable) return Promise.resolve(E.left(unexpectedFailure(new Error('the request body is not readable'))))
-  if (decode === undefined) return readBytes(req, limitBytes, limitBytes, length, serverAnswered)
-  return readBytes(req, codedLimit, limitBytes, undefined, serverAnswered).then((coded) =>
-    E.isLeft(coded) ? coded : decodes.decode(req.socket, () => decodeWithin(decode, coded.right, limitBytes), E.left(decodersBusy)),
+  if (decoded === undefined) return readBytes(req, limitBytes, limitBytes, length, serverAnswered, deadline)
+  const client = clientKeyOf(req.socket.remoteAddress)
+  return readBytes(req, codedLimit, limitBytes, undefined, serverAnswered, deadline).then((coded) =>
+    E.isLeft(coded)
+      ? coded
+      : decodes.decode(client, () => stepwiseDecoding(decoded, coded.right, limitBytes), deadline, E.left<RequestProblem, Uint8Array>(decodersBusy)),
   )
 }
 
@@ -70,11 +77,16 @@ const readBytes = (
   limitBytes: number,
   length: number | undefined,
   serverAnswered: () => RequestProblem | undefined,
+  deadline: number,
 ): Promise<E.Either<RequestProblem, Buffer>> =>
   new Promise((resolve) => {
     const chunks: Buffer[] = []
     let received = 0
+    const late = Number.isFinite(deadline)
+      ? setTimeout(() => finish(E.left(deadlinePassed)), Math.max(0, deadline - performance.now())).unref()
+      : undefined
     const finish = (outcome: E.Either<RequestProblem, Buffer>): void => {
+      clearTimeout(late)
       req.off('data', onData)
       req.off('end', onEnd)
       req.off('error', onError)
@@ -103,48 +115,10 @@ const readBytes = (
     req.on('data', onData)
   })
 
-// With `info`, zlib answers the engine too, whose `bytesWritten` counts the input it consumed.
-type Decoded = { readonly buffer: Buffer; readonly engine: { readonly bytesWritten: number } }
-type Decode = (input: InputType, options: ZlibOptions & { info: true }, callback: (error: Error | null, result: Decoded) => void) => void
-
-// Unzip reads both gzip and zlib-wrapped deflate, whichever of the two names was sent.
-const decoderOf = (coding: string): Decode | undefined => {
-  switch (coding) {
-    case 'gzip':
-    case 'deflate':
-      return unzip as unknown as Decode
-    case 'br':
-      return brotliDecompress as unknown as Decode
-    default:
-      return undefined
-  }
-}
-
-// One call, off the event loop, whose output may not pass the limit: zlib stops at
-// `maxOutputLength` and says so (ERR_BUFFER_TOO_LARGE), so a bomb is never expanded past it.
-// The body must be the coded stream and nothing else, whatever the coding: zlib stops quietly at
-// the end of a deflate or brotli stream, and after a gzip member skips zero bytes, so bytes after
-// the end would otherwise be refused or ignored depending on the coding and on what they are.
-const decodeWithin = (decode: Decode, coded: Buffer, limitBytes: number): Promise<E.Either<RequestProblem, Uint8Array>> =>
-  new Promise((resolve) => {
-    decode(coded, { maxOutputLength: limitBytes + 1, info: true }, (error, decoded) => {
-      if (error === null) {
-        if (decoded.engine.bytesWritten !== coded.length) resolve(E.left(undecodable))
-        else resolve(decoded.buffer.length > limitBytes ? E.left(payloadTooLarge(limitBytes)) : E.right(decoded.buffer))
-      } else if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') resolve(E.left(payloadTooLarge(limitBytes)))
-      else resolve(E.left(isDecompressionError(error) ? undecodable : unexpectedFailure(error)))
-    })
-  })
+const supportedCodingOf = (coding: string): ContentCoding | undefined =>
+  coding === 'gzip' || coding === 'deflate' || coding === 'br' ? coding : undefined
 
 // What gzip, deflate or br may add to data that does not compress (headers, block framing).
 const CODING_OVERHEAD_BYTES = 1024
 
 const truncated = malformedBody('the request body ended before its declared length')
-const undecodable = malformedBody('the request body does not decompress as its Content-Encoding says')
-
-// zlib reports bad gzip/deflate data as Z_* codes and bad brotli data as ERR__ERROR_FORMAT_*, or,
-// for a body that stops short, as an unexpected end of input.
-const isDecompressionError = (error: unknown): boolean => {
-  const code = (error as { code?: unknown } | null)?.code
-  return typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__ERROR_FORMAT'))
-}

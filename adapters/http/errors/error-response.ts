@@ -62,6 +62,8 @@ export const toErrorResponse = (problem: Problem): ErrorAnswer => {
       return answer(503, unavailableMessage('DecodersBusy'), { 'Retry-After': '1' })
     case 'ConnectionsOverShare':
       return answer(503, unavailableMessage('ConnectionShare'), { 'Retry-After': '1' })
+    case 'DeadlinePassed':
+      return answer(503, unavailableMessage('Deadline'), { 'Retry-After': '1' })
     case 'StorageUnavailable':
       return problem.configurationFault === undefined
         ? answer(503, unavailableMessage('Storage'), { 'Retry-After': '1' })

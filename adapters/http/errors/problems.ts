@@ -14,6 +14,7 @@ export type RequestProblem =
   | { readonly _tag: 'ShuttingDown' }
   | { readonly _tag: 'DecodersBusy' }
   | { readonly _tag: 'ConnectionsOverShare' }
+  | { readonly _tag: 'DeadlinePassed' }
 
 export const unsupportedMediaType = (detail: string): RequestProblem => ({ _tag: 'UnsupportedMediaType', detail })
 export const payloadTooLarge = (limitBytes: number): RequestProblem => ({ _tag: 'PayloadTooLarge', limitBytes })
@@ -32,3 +33,5 @@ export const methodNotImplemented: RequestProblem = { _tag: 'MethodNotImplemente
 export const shuttingDown: RequestProblem = { _tag: 'ShuttingDown' }
 export const decodersBusy: RequestProblem = { _tag: 'DecodersBusy' }
 export const connectionsOverShare: RequestProblem = { _tag: 'ConnectionsOverShare' }
+/** The request's deadline passed before its body was in: the server cannot tell whose slowness it was. */
+export const deadlinePassed: RequestProblem = { _tag: 'DeadlinePassed' }

@@ -23,6 +23,8 @@ export const requestLogLine = (problem: Problem | undefined, status: number): Re
       return { level: 'info', message: 'request refused: shutting down' }
     case 'DecodersBusy':
       return { level: 'warn', message: 'request refused: compressed bodies waiting too long for a decoder' }
+    case 'DeadlinePassed':
+      return { level: 'warn', message: 'request refused: its body was not in by its deadline' }
     case 'StorageUnavailable':
       return problem.configurationFault === undefined
         ? { level: 'warn', message: 'request refused: dependency unavailable', cause: 'brief' }

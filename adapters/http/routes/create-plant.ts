@@ -9,8 +9,13 @@ import type { RequestProblem } from '../errors/problems.js'
 export interface CreatePlantRouteDeps {
   readonly plantStore: PlantStore
   readonly authenticator: Authenticator
-  readonly readJsonBody: (ctx: HttpContext) => TE.TaskEither<RequestProblem, unknown>
-  /** The longest from the request's headers to its answer; storage gets what the body left. */
+  /** Reads the body, giving it up at `deadline` (on `performance.now()`'s clock) when there is one. */
+  readonly readJsonBody: (ctx: HttpContext, deadline?: number) => TE.TaskEither<RequestProblem, unknown>
+  /**
+   * The longest from the request's headers to its answer: every stage after the headers (the
+   * body's arrival, its decode and parse, storage) runs within what the stages before it left,
+   * and one with nothing left is not started.
+   */
   readonly answerWithinMs?: number
 }
 
@@ -28,15 +33,15 @@ export const createPlantRoute = ({
   const authenticateToken = authenticate({ authenticator })
   const create = createPlant({ plantStore })
   return async (ctx) => {
-    const started = answerWithinMs === undefined ? 0 : performance.now()
+    const deadline = answerWithinMs === undefined ? Infinity : performance.now() + answerWithinMs
     const token = bearerTokenOf(ctx.req)
     if (E.isLeft(token)) return sendProblem(ctx, token.left)
     const principal = await authenticateToken(token.right)()
     if (E.isLeft(principal)) return sendProblem(ctx, principal.left)
     ctx.state.subject = principal.right.subject
-    const body = await readJsonBody(ctx)()
+    const body = await readJsonBody(ctx, deadline)()
     if (E.isLeft(body)) return sendProblem(ctx, body.left)
-    const options = answerWithinMs === undefined ? undefined : { withinMs: answerWithinMs - (performance.now() - started) }
+    const options = answerWithinMs === undefined ? undefined : { withinMs: deadline - performance.now() }
     const plant = await create(principal.right, body.right, options)()
     return E.isLeft(plant) ? sendProblem(ctx, inJsonTerms(plant.left, body.right)) : sendJson(ctx, 200, plant.right)
   }

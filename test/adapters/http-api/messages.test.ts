@@ -75,7 +75,7 @@ describe('the HTTP API module', function () {
 
   describe('the 503s', function () {
     it('tells each cause from the others by its whole message', function () {
-      for (const reason of ['Storage', 'IdentityProvider', 'ShuttingDown', 'DecodersBusy', 'ConnectionShare'] satisfies ReadonlyArray<UnavailableReason>) {
+      for (const reason of ['Storage', 'IdentityProvider', 'ShuttingDown', 'DecodersBusy', 'ConnectionShare', 'Deadline'] satisfies ReadonlyArray<UnavailableReason>) {
         expect(unavailableReasonFrom(unavailableMessage(reason))).to.equal(reason)
       }
       expect(unavailableReasonFrom('The identity provider is fine.')).to.equal(undefined)

@@ -14,6 +14,7 @@ import {
   shuttingDown,
   decodersBusy,
   connectionsOverShare,
+  deadlinePassed,
   unexpectedFailure,
   unsupportedMediaType,
 } from '../../../../adapters/http/errors/problems.js'
@@ -57,6 +58,7 @@ const EVERY_PROBLEM: { readonly [Tag in Problem['_tag']]: Extract<Problem, { _ta
   ShuttingDown: shuttingDown as Extract<Problem, { _tag: 'ShuttingDown' }>,
   DecodersBusy: decodersBusy as Extract<Problem, { _tag: 'DecodersBusy' }>,
   ConnectionsOverShare: connectionsOverShare as Extract<Problem, { _tag: 'ConnectionsOverShare' }>,
+  DeadlinePassed: deadlinePassed as Extract<Problem, { _tag: 'DeadlinePassed' }>,
   StorageFull: storageFull('10 plants'),
 }
 
