@@ -1,8 +1,8 @@
 import Router from '@koa/router'
 import Koa from 'koa'
-import { type HttpMiddleware, JSON_CONTENT_TYPE, sendProblem } from './context/request-context.js'
+import { type HttpContext, type HttpMiddleware, JSON_CONTENT_TYPE, sendProblem } from './context/request-context.js'
+import { readRequestHead } from './context/request-head.js'
 import type { Authenticator, PlantStore } from '../../core/index.js'
-import { closeConnectionWhenDone } from './request/connection-close.js'
 import { docsAssets } from './routes/docs-page.js'
 import { createPlantRoute } from './routes/create-plant.js'
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from '../exact-json/index.js'
@@ -10,13 +10,13 @@ import { MAX_TIMER_MS, wholeNumberOption } from '../option-bounds/index.js'
 import { makeJsonBodyReader } from './body/json-body.js'
 import { makeDecodeQueue } from './body/decode-queue.js'
 import { crossOrigin, type CrossOriginPolicy } from './request/cross-origin.js'
-import { admissionProblem } from './request/admission.js'
-import { ignoreRequests, traceNoRequests, type HttpObserver, type Logger, type RequestTracer } from './ports/telemetry.js'
+import type { HttpObserver, Logger, RequestTracer } from './ports/telemetry.js'
 import { openApiDocument } from './openapi/document.js'
 import { healthz, readyz } from './routes/probes.js'
 import { requestBoundary } from './request/boundary.js'
 import { represent, serveRepresentations } from './routes/fixed-representations.js'
-import { isLiteralBasePath, refuseOtherMethods, routeRequests, type RouteRequest } from './routes/dispatch.js'
+import { isLiteralBasePath, refuseOtherMethods } from './routes/dispatch.js'
+import { routeNotFound } from './errors/problems.js'
 
 /** An orchestrator probes every few seconds; one storage probe a second keeps its view fresh. */
 export const DEFAULT_READINESS_MAX_AGE_MS = 1000
@@ -47,9 +47,10 @@ export interface HttpAppDeps {
   readonly jsonLimits?: JsonLimits
   /**
    * Whether the service is draining before it stops: `/readyz` then answers 503 and every
-   * response closes its connection. Never, when absent.
+   * response closes its connection. A signal aborted when draining begins, or a function asked
+   * on each request; never, when absent.
    */
-  readonly draining?: () => boolean
+  readonly draining?: AbortSignal | (() => boolean)
   /**
    * How long one answer of storage's `checkReady` serves `/readyz`, in milliseconds: storage is
    * asked at most once per period whatever the traffic. `DEFAULT_READINESS_MAX_AGE_MS` when absent.
@@ -73,13 +74,13 @@ export const createHttpApp = ({
   plantStore,
   authenticator,
   log,
-  observer = ignoreRequests,
-  tracer = traceNoRequests,
+  observer,
+  tracer,
   basePath,
   bodyLimitBytes,
   answerWithinMs,
   jsonLimits = DEFAULT_JSON_LIMITS,
-  draining = () => false,
+  draining: drainingGiven,
   crossOrigin: crossOriginPolicy,
   readinessMaxAgeMs = DEFAULT_READINESS_MAX_AGE_MS,
   docsPage = true,
@@ -90,6 +91,7 @@ export const createHttpApp = ({
   wholeNumberOption('createHttpApp', 'bodyLimitBytes', bodyLimitBytes, 1)
   if (answerWithinMs !== undefined) wholeNumberOption('createHttpApp', 'answerWithinMs', answerWithinMs, 1, MAX_TIMER_MS)
   wholeNumberOption('createHttpApp', 'readinessMaxAgeMs', readinessMaxAgeMs, 0, MAX_TIMER_MS)
+  const draining = drainingAsked(drainingGiven)
   const plants = `${basePath}/plants`
   // The document never changes while the app lives: it is serialised once, not per request (an
   // unauthenticated client could otherwise make the service serialise 30 KB on every request).
@@ -117,23 +119,54 @@ export const createHttpApp = ({
   }
 
   const app = new Koa()
-  app.use(requestBoundary({ log, observer, tracer }))
+  app.use(requestBoundary({ log, observer, tracer, draining }))
   if (crossOriginPolicy !== undefined) app.use(crossOrigin(crossOriginPolicy, ['GET', 'HEAD', 'POST'], new Set([plants])))
-  app.use(admitThenRoute(routeRequests({ method: 'POST', path: plants, handler: createPlantHandler }, router), draining))
+  app.use(admitThenRoute(routeRequests({ method: 'POST', path: plants, handler: createPlantHandler }, router)))
   return app
 }
 
-// The checks every request passes, then its route, then the decision to keep its connection, as
-// plain calls inside one layer.
-const admitThenRoute =
-  (route: RouteRequest, draining: () => boolean): HttpMiddleware =>
-  async (ctx) => {
-    try {
-      const refusal = admissionProblem(ctx.req)
-      if (refusal === undefined) await route(ctx)
-      else sendProblem(ctx, refusal)
-    } finally {
-      const closing = closeConnectionWhenDone(ctx, draining)
-      if (closing !== undefined) await closing
+/** Answers a request: a route's handler, or the whole routing, which answers 404 when no route claims it. */
+type RouteRequest = (ctx: HttpContext) => Promise<void>
+
+/** The one route the service exists for, matched ahead of the router. */
+interface Operation {
+  readonly method: string
+  /** The request target it answers exactly: a literal path, without a query. */
+  readonly path: string
+  readonly handler: RouteRequest
+}
+
+/**
+ * Sends a request to its route. The operation is matched first, by its method and its exact
+ * request target, ahead of the router. The router holds the
+ * operation too, so a target the exact match does not take (one with a query, say) is answered
+ * by the same handler, and the two ways in cannot disagree.
+ */
+const routeRequests = (operation: Operation, router: Router): RouteRequest => {
+  const routes = router.routes()
+  return (ctx) => {
+    if (ctx.req.url === operation.path && ctx.req.method === operation.method) {
+      ctx.state.route = operation.path
+      return operation.handler(ctx)
     }
+    return routes(ctx as Parameters<typeof routes>[0], async () => sendProblem(ctx, routeNotFound)) as Promise<void>
+  }
+}
+
+// A signal is read where it is asked, with no call of the composer's on each request.
+const drainingAsked = (given: HttpAppDeps['draining']): (() => boolean) => {
+  if (given === undefined) return () => false
+  if (typeof given === 'function') return given
+  return () => given.aborted
+}
+
+// The request's head read once, the checks every request passes, then its route, as plain calls
+// inside one layer.
+const admitThenRoute =
+  (route: RouteRequest): HttpMiddleware =>
+  async (ctx) => {
+    const head = readRequestHead(ctx.req)
+    ctx.state.head = head
+    if (head.refusal === undefined) await route(ctx)
+    else sendProblem(ctx, head.refusal)
   }

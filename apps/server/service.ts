@@ -57,7 +57,7 @@ export const startService = async (
   const verifier = openAuthenticator(config, log, instrumentation?.keySet)
   const tracedVerifier = tracing ? traceAuthenticator(verifier) : verifier
   const authenticator = instrumentation?.authenticator(tracedVerifier) ?? tracedVerifier
-  let draining = false
+  const draining = new AbortController()
   const app = createHttpApp({
     plantStore,
     authenticator,
@@ -71,7 +71,7 @@ export const startService = async (
       ? { answerWithinMs: config.storage.settings.timeouts?.operationMs ?? DEFAULT_MONGO_TIMEOUTS.operationMs }
       : {}),
     jsonLimits: config.jsonLimits,
-    draining: () => draining,
+    draining: draining.signal,
     docsPage: config.docsPage,
     ...(config.corsOrigins === undefined ? {} : { crossOrigin: { origins: config.corsOrigins } }),
   })
@@ -108,7 +108,7 @@ export const startService = async (
   return E.right({
     url,
     close: async () => {
-      draining = true
+      draining.abort()
       log.info('draining', { ms: config.shutdown.drainMs })
       await delay(config.shutdown.drainMs)
       await Promise.all([

@@ -182,7 +182,7 @@ describe('eslint.config.js enforces the layers', function () {
     const findings = await layerFindings('adapters/http/routes/__lint_probe__.ts', [
       "export { sendProblem } from '../context/request-context.js'",
       "export { routeNotFound } from '../errors/problems.js'",
-      "export { bearerTokenFrom } from '../request/bearer-credentials.js'",
+      "export { requestBoundary } from '../request/boundary.js'",
       "export type { Logger } from '../ports/telemetry.js'",
       "export { isLiteralBasePath } from './dispatch.js'",
     ])
@@ -195,7 +195,7 @@ describe('eslint.config.js enforces the layers', function () {
       "export type { HttpContext } from '../context/request-context.js'",
     ])
     const requestUp = await layerFindings('adapters/http/request/__lint_probe__.ts', [
-      "export { routeRequests } from '../routes/dispatch.js'",
+      "export { isLiteralBasePath } from '../routes/dispatch.js'",
       "export { createHttpApp } from '../app.js'",
     ])
     const intoServer = await layerFindings('adapters/http/body/__lint_probe__.ts', [

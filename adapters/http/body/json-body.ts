@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { serverAnswered, type HttpContext } from '../context/request-context.js'
-import { fieldLines } from '../context/field-lines.js'
+import type { RequestHead } from '../context/request-head.js'
 import { exactJsonParser, type JsonLimits } from '../../exact-json/index.js'
 import { readRequestBytes } from './request-bytes.js'
 import type { DecodeQueue } from './decode-queue.js'
@@ -18,9 +18,9 @@ const JSON_TYPES = ['application/json', 'application/*+json']
 export const makeJsonBodyReader = (limitBytes: number, jsonLimits: JsonLimits, decodes: DecodeQueue) => {
   // The limits are checked once, as the app is built, not on every request.
   const parseJson = exactJsonParser(jsonLimits)
-  return (ctx: HttpContext, deadline = Infinity): TE.TaskEither<RequestProblem, unknown> =>
+  return (ctx: HttpContext, head: Pick<RequestHead, 'contentTypeLines'>, deadline = Infinity): TE.TaskEither<RequestProblem, unknown> =>
     async () => {
-      const refusal = contentTypeProblem(ctx)
+      const refusal = contentTypeProblem(ctx, head)
       if (refusal !== undefined) return E.left(refusal)
       const bytes = hasReadableBody(ctx) ? await readBytes(ctx, limitBytes, decodes, deadline) : E.right(new Uint8Array())
       if (E.isLeft(bytes)) return bytes
@@ -33,10 +33,10 @@ export const makeJsonBodyReader = (limitBytes: number, jsonLimits: JsonLimits, d
 // The header nearly every client sends, whose answers below are known without parsing it.
 const PLAIN_JSON = 'application/json'
 
-const contentTypeProblem = (ctx: HttpContext): RequestProblem | undefined => {
+const contentTypeProblem = (ctx: HttpContext, head: Pick<RequestHead, 'contentTypeLines'>): RequestProblem | undefined => {
   // Node keeps the first of several Content-Type lines silently; a proxy or a filter in front
   // may have read another, and judged the body by it.
-  if (fieldLines(ctx.req.rawHeaders, 'content-type') > 1) return unsupportedMediaType('Send one Content-Type header, application/json.')
+  if (head.contentTypeLines > 1) return unsupportedMediaType('Send one Content-Type header, application/json.')
   if (ctx.req.headers['content-type'] === PLAIN_JSON) return undefined
   if ((ctx.req.headers['content-type'] ?? '').length > MAX_CONTENT_TYPE_LENGTH) return unsupportedMediaType('Send the request body as application/json.')
   if (!isJsonMediaType(mediaTypeOf(ctx.get('Content-Type')))) {

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type Koa from 'koa'
 import { toErrorResponse, type Problem } from '../errors/error-response.js'
 import type { RequestProblem } from '../errors/problems.js'
+import type { RequestHead } from './request-head.js'
 
 // The ground floor of the HTTP adapter: what one request is while it is answered (its state, its
 // id, the route it took, what its server answered for it) and how an answer is sent. Every folder
@@ -10,6 +11,8 @@ import type { RequestProblem } from '../errors/problems.js'
 
 /** What the adapter learns of a request while answering it, read back for its log line and metrics. */
 export interface RequestState {
+  /** The request's head as it was read once, when the request was admitted. */
+  head?: RequestHead
   /** The route the exact match of the operation answered; the router names its own (`routerPath`). */
   route?: string
   /** Who the request was made for, once the credential was accepted. */

@@ -13,7 +13,7 @@ import {
   storageUnavailable,
   type PlantId,
 } from '../../../core/index.js'
-import { bearerTokenFrom, bearerTokenOf } from '../request/bearer-credentials.js'
+import { bearerTokenFrom, bearerTokenOf } from '../context/request-head.js'
 import { toErrorResponse, type Problem } from '../errors/error-response.js'
 import { parseExactJson } from '../../exact-json/index.js'
 import { jsonViolations } from '../../http-api/index.js'
@@ -61,7 +61,7 @@ export const ERROR_ANSWERS = {
     problems: [
       refusal(bearerTokenFrom(undefined)),
       refusal(bearerTokenFrom('Basic dXNlcjpwYXNz')),
-      refusal(bearerTokenOf({ headers: {}, rawHeaders: ['Authorization', 'Bearer one', 'Authorization', 'Bearer two'] })),
+      refusal(bearerTokenOf({ authorizationLines: 2 }, 'Bearer one')),
     ],
     description:
       'No valid credential: the Authorization header is missing, sent more than once, uses another scheme than Bearer ' +

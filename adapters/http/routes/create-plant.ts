@@ -3,14 +3,14 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { type HttpContext, sendJson, sendProblem } from '../context/request-context.js'
 import { authenticate, createPlant, invalidInput, type Authenticator, type CreatePlantError, type PlantStore } from '../../../core/index.js'
 import { jsonViolations } from '../../http-api/index.js'
-import { bearerTokenOf } from '../request/bearer-credentials.js'
+import { bearerTokenOf, readRequestHead, type RequestHead } from '../context/request-head.js'
 import type { RequestProblem } from '../errors/problems.js'
 
 export interface CreatePlantRouteDeps {
   readonly plantStore: PlantStore
   readonly authenticator: Authenticator
   /** Reads the body, giving it up at `deadline` (on `performance.now()`'s clock) when there is one. */
-  readonly readJsonBody: (ctx: HttpContext, deadline?: number) => TE.TaskEither<RequestProblem, unknown>
+  readonly readJsonBody: (ctx: HttpContext, head: RequestHead, deadline?: number) => TE.TaskEither<RequestProblem, unknown>
   /**
    * The longest from the request's headers to its answer: every stage after the headers (the
    * body's arrival, its decode and parse, storage) runs within what the stages before it left,
@@ -34,12 +34,14 @@ export const createPlantRoute = ({
   const create = createPlant({ plantStore })
   return async (ctx) => {
     const deadline = answerWithinMs === undefined ? Infinity : performance.now() + answerWithinMs
-    const token = bearerTokenOf(ctx.req)
+    // Read as the request was admitted; read here for a route served without the app's admission.
+    const head = ctx.state.head ?? readRequestHead(ctx.req)
+    const token = bearerTokenOf(head, ctx.req.headers.authorization)
     if (E.isLeft(token)) return sendProblem(ctx, token.left)
     const principal = await authenticateToken(token.right)()
     if (E.isLeft(principal)) return sendProblem(ctx, principal.left)
     ctx.state.subject = principal.right.subject
-    const body = await readJsonBody(ctx, deadline)()
+    const body = await readJsonBody(ctx, head, deadline)()
     if (E.isLeft(body)) return sendProblem(ctx, body.left)
     const options = answerWithinMs === undefined ? undefined : { withinMs: deadline - performance.now() }
     const plant = await create(principal.right, body.right, options)()

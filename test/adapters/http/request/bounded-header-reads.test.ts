@@ -7,7 +7,7 @@ import { DEFAULT_JSON_LIMITS } from '../../../../adapters/http/index.js'
 import { readRequestBytes } from '../../../../adapters/http/body/request-bytes.js'
 import type { HttpContext } from '../../../../adapters/http/context/request-context.js'
 import { expectationFailed, malformedRequest } from '../../../../adapters/http/errors/problems.js'
-import { admissionProblem } from '../../../../adapters/http/request/admission.js'
+import { readRequestHead } from '../../../../adapters/http/context/request-head.js'
 import { represent, serveRepresentations } from '../../../../adapters/http/routes/fixed-representations.js'
 import { LIST_FIELD_READ_LIMIT } from '../../../../adapters/http/context/list-members.js'
 
@@ -116,13 +116,13 @@ describe('headers read in bounded work, whatever their length', function () {
 
   it('refuses a long Expect with 417 without reading it whole', function () {
     const expectation = guarded(padded('100-continue, ', '100-continue'), LIST_FIELD_READ_LIMIT)
-    expect(admissionProblem(request({ host: 'plants.test', expect: expectation.value }))).to.equal(expectationFailed)
+    expect(readRequestHead(request({ host: 'plants.test', expect: expectation.value })).refusal).to.equal(expectationFailed)
     expect(expectation.misuses).to.deep.equal([])
   })
 
   it('refuses a long Host with 400 without reading it whole', function () {
     const host = guarded(padded('a', ''), LIST_FIELD_READ_LIMIT)
-    expect(admissionProblem(request({ host: host.value }))).to.equal(malformedRequest)
+    expect(readRequestHead(request({ host: host.value })).refusal).to.equal(malformedRequest)
     expect(host.misuses).to.deep.equal([])
   })
 
@@ -130,7 +130,7 @@ describe('headers read in bounded work, whatever their length', function () {
     const type = guarded(padded('application/json; a=b', ''), LIST_FIELD_READ_LIMIT)
     const readJsonBody = makeJsonBodyReader(1024, DEFAULT_JSON_LIMITS, undefined as unknown as DecodeQueue)
     const ctx = { req: request({ 'content-type': type.value }), get: () => type.value }
-    const read = await readJsonBody(ctx as unknown as HttpContext)()
+    const read = await readJsonBody(ctx as unknown as HttpContext, readRequestHead(ctx.req))()
     expect(type.misuses).to.deep.equal([])
     expect(E.isLeft(read) && read.left._tag).to.equal('UnsupportedMediaType')
   })
