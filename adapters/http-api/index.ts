@@ -1,4 +1,5 @@
-// The HTTP API's shared vocabulary: what the service writes and its client reads. Both adapters
+// The HTTP API's shared vocabulary: what the service writes and its client reads, and how an answer
+// from another server is read with a bound (the client's, the key set's fetch). The adapters
 // import it; it imports only the core.
 export {
   ERROR_STATUS_LIST,
@@ -10,6 +11,7 @@ export {
   readErrorDocument,
 } from './error-document.js'
 export type { ErrorAnswer, ErrorDocument, ErrorStatus } from './error-document.js'
+export { readBoundedBody } from './bounded-body.js'
 export { jsonViolations, newPlantJsonText } from './new-plant-json.js'
 export {
   invalidNewPlantMessage,

@@ -2,11 +2,19 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { BearerToken, newPlant, unauthenticated, type NewPlant, type NewPlantFields, type Plant } from '../../core/index.js'
-import { readBoundedText } from './bounded-body.js'
 import { transportFailure, unexpectedResponse, type PlantStoreClientError } from './client-errors.js'
 import { readAnswer, type Answer } from './read-answer.js'
-import { newPlantJsonText } from '../http-api/index.js'
+import { newPlantJsonText, readBoundedBody } from '../http-api/index.js'
 import { MAX_TIMER_MS, wholeNumberOption } from '../option-bounds/index.js'
+
+/**
+ * The most an answer's body may hold: the service's answers are a few hundred bytes (a Plant, an
+ * Error document), so anything near this is not the API speaking, and is not read whole.
+ */
+const MAX_ANSWER_BYTES = 64 * 1024
+
+// An answer that is not UTF-8 is read with replacement characters, and then fails as JSON.
+const utf8 = new TextDecoder()
 
 export interface PlantStoreClientOptions {
   /** Where the service answers, with its `BASE_PATH` if it has one: `https://plants.example.com/api/v1`. */
@@ -58,10 +66,10 @@ export const createPlantStoreClient = (options: PlantStoreClientOptions): PlantS
             redirect: 'manual',
             signal: AbortSignal.timeout(timeoutMs),
           })
-          const text = await readBoundedText(response)
-          return E.isLeft(text)
-            ? E.left(unexpectedResponse(response.status, text.left))
-            : E.right({ status: response.status, headers: response.headers, text: text.right })
+          const body = await readBoundedBody(response, MAX_ANSWER_BYTES)
+          return E.isLeft(body)
+            ? E.left(unexpectedResponse(response.status, `the body is larger than the ${body.left} bytes any answer of this API holds`))
+            : E.right({ status: response.status, headers: response.headers, text: utf8.decode(body.right) })
         },
         (cause): PlantStoreClientError => transportFailure(isTimeout(cause) ? 'Timeout' : 'Unreachable', cause),
       ),

@@ -1,4 +1,6 @@
 import type { FetchImplementation, JSONWebKeySet } from 'jose'
+import * as E from 'fp-ts/lib/Either.js'
+import { readBoundedBody } from '../http-api/index.js'
 import type { KeySetObserver } from './key-set-observer.js'
 
 /** When the provider may be asked, and how much of its answer is read. */
@@ -57,28 +59,15 @@ export const guardedFetch = (limits: KeySetFetchLimits, observer: KeySetObserver
   }
 }
 
-// Read with a bound, as it arrives (after any content coding is undone): a provider, or whoever
-// answers in its place, cannot make the service hold more than `maxBytes` of it.
+// Read with a bound, as it arrives (after any content coding is undone).
 const keySetBody = async (answered: Response, maxBytes: number): Promise<string> => {
-  const reader = answered.body?.getReader()
   if (answered.status !== 200) {
-    void reader?.cancel().catch(() => undefined)
+    void answered.body?.cancel().catch(() => undefined)
     throw new Error(`the key set answered HTTP ${answered.status}`)
   }
-  if (reader === undefined) return ''
-  const chunks: Uint8Array[] = []
-  let length = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    length += value.byteLength
-    if (length > maxBytes) {
-      void reader.cancel().catch(() => undefined)
-      throw new Error(`the key set is larger than ${maxBytes} bytes`)
-    }
-    chunks.push(value)
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks))
+  const body = await readBoundedBody(answered, maxBytes)
+  if (E.isLeft(body)) throw new Error(`the key set is larger than ${maxBytes} bytes`)
+  return new TextDecoder().decode(body.right)
 }
 
 // The shape jose accepts as a key set (a JSON object whose `keys` is an array of objects), with
