@@ -63,7 +63,9 @@ describe('the decode queue', function () {
     expect(await waiting).to.equal('late')
     const started = performance.now()
     expect(await slow).to.equal('late')
-    expect(performance.now() - started, 'ms past the deadline').to.be.below(80)
+    // Abandoned at its deadline, not when its 1 s step would have ended: a bound far from both, so a
+    // busy machine's late timers do not read as a decode that ran on.
+    expect(performance.now() - started, 'ms past the deadline').to.be.below(600)
     expect(log).to.include('slow abandoned')
     expect(log).not.to.include('waiting')
   })
