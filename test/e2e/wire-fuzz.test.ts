@@ -104,6 +104,7 @@ describe('the wire fuzzer\'s judge of what a connection received', function () {
       transcriptProblems({ received: Buffer.from(text, 'latin1'), endedByServer: false, failed: false, stoppedReading: false, resetByClient: false }, true)
     expect(head('HTTP/1.1 200 OK\r\nContent-Length: 2000\r\n\r\nHTTP/1.1 404 Not Found\r\nContent-Length: 40\r\n\r\n')).to.deep.equal([])
     expect(head('HTTP/1.1 200 OK\r\nContent-Length: 2000\r\n\r\nok')).to.have.length(1)
+    expect(head(`HTTP/1.1 431 X\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: 31\r\n\r\n{"error":431,"message":"Large"}`)).to.deep.equal([])
   })
 
   it('refuses every 5xx but a 503 with Retry-After', function () {

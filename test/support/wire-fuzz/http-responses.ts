@@ -43,7 +43,8 @@ type Step =
  * Reads every response in `bytes`, the bytes a server sent on one connection, in order;
  * `closedByServer` says the server closed the connection after them, which ends an answer
  * delimited by the close. `toHead` says every request on the connection was a HEAD: no answer
- * has a body, whatever length its fields announce (RFC 9110 section 9.3.2).
+ * has a body, whatever length its fields announce (RFC 9110 section 9.3.2), but a refusal that
+ * closes the connection, which may be of a request whose method was never read.
  */
 export const readResponses = (bytes: Buffer, closedByServer: boolean, toHead = false): ResponseStream => {
   const responses: HttpResponse[] = []
@@ -85,7 +86,10 @@ const readOne = (bytes: Buffer, start: number, closedByServer: boolean, toHead: 
     headers.push([name.toLowerCase(), value])
   }
   const response = { status: Number(status), headers, body: Buffer.alloc(0) }
-  if (toHead && response.status >= 200) {
+  // A request the parser refused (headers too large, a bad field) is answered before its method is
+  // known, with an Error document and the connection closed: that body is framed as for any method.
+  const refusedUnread = response.status >= 400 && /\bclose\b/i.test(headerOf(response, 'connection') ?? '')
+  if (toHead && response.status >= 200 && !refusedUnread) {
     const lengths = headers.filter(([name]) => name === 'content-length').map(([, value]) => value)
     if (lengths.some((value) => !/^\d{1,15}$/.test(value))) return { _tag: 'Malformed', problem: `Content-Length ${JSON.stringify(lengths)}` }
     return { _tag: 'Whole', response, next: headEnd + 4 }
