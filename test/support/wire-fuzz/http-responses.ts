@@ -42,9 +42,11 @@ type Step =
 /**
  * Reads every response in `bytes`, the bytes a server sent on one connection, in order;
  * `closedByServer` says the server closed the connection after them, which ends an answer
- * delimited by the close.
+ * delimited by the close. `toHead` says every request on the connection was a HEAD: no answer
+ * has a body, whatever length its fields announce (RFC 9110 section 9.3.2), but a refusal that
+ * closes the connection, which may be of a request whose method was never read.
  */
-export const readResponses = (bytes: Buffer, closedByServer: boolean): ResponseStream => {
+export const readResponses = (bytes: Buffer, closedByServer: boolean, toHead = false): ResponseStream => {
   const responses: HttpResponse[] = []
   let offset = 0
   while (offset < bytes.length) {
@@ -52,7 +54,7 @@ export const readResponses = (bytes: Buffer, closedByServer: boolean): ResponseS
     if (last !== undefined && last.status >= 200 && /\bclose\b/i.test(headerOf(last, 'connection') ?? '')) {
       return { responses, problems: [`${bytes.length - offset} bytes after a response that said Connection: close`], unfinished: 0 }
     }
-    const step = readOne(bytes, offset, closedByServer)
+    const step = readOne(bytes, offset, closedByServer, toHead)
     if (step._tag === 'Unfinished') return { responses, problems: [], unfinished: bytes.length - offset }
     if (step._tag === 'Malformed') return { responses, problems: [`response ${responses.length + 1}: ${step.problem}`], unfinished: 0 }
     responses.push(step.response)
@@ -61,7 +63,7 @@ export const readResponses = (bytes: Buffer, closedByServer: boolean): ResponseS
   return { responses, problems: [], unfinished: 0 }
 }
 
-const readOne = (bytes: Buffer, start: number, closedByServer: boolean): Step => {
+const readOne = (bytes: Buffer, start: number, closedByServer: boolean, toHead: boolean): Step => {
   const headEnd = bytes.indexOf('\r\n\r\n', start, 'latin1')
   if (headEnd === -1) {
     const partial = bytes.subarray(start, start + MAX_HEAD_BYTES + 1).toString('latin1')
@@ -84,6 +86,14 @@ const readOne = (bytes: Buffer, start: number, closedByServer: boolean): Step =>
     headers.push([name.toLowerCase(), value])
   }
   const response = { status: Number(status), headers, body: Buffer.alloc(0) }
+  // A request the parser refused (headers too large, a bad field) is answered before its method is
+  // known, with an Error document and the connection closed: that body is framed as for any method.
+  const refusedUnread = response.status >= 400 && /\bclose\b/i.test(headerOf(response, 'connection') ?? '')
+  if (toHead && response.status >= 200 && !refusedUnread) {
+    const lengths = headers.filter(([name]) => name === 'content-length').map(([, value]) => value)
+    if (lengths.some((value) => !/^\d{1,15}$/.test(value))) return { _tag: 'Malformed', problem: `Content-Length ${JSON.stringify(lengths)}` }
+    return { _tag: 'Whole', response, next: headEnd + 4 }
+  }
   return readBody(bytes, headEnd + 4, response, closedByServer)
 }
 

@@ -16,6 +16,8 @@ const { values } = parseArgs({
     'max-actions': { type: 'string', default: String(DEFAULT_WIRE_FUZZ_SETTINGS.maxActions) },
     'max-rss-mib': { type: 'string', default: String(DEFAULT_WIRE_FUZZ_SETTINGS.maxResidentMiB) },
     'shrink-seconds': { type: 'string', default: String(DEFAULT_WIRE_FUZZ_SETTINGS.shrinkBudgetMs / 1000) },
+    'crowd-odds': { type: 'string', default: String(DEFAULT_WIRE_FUZZ_SETTINGS.crowdOdds) },
+    'stop-odds': { type: 'string', default: String(DEFAULT_WIRE_FUZZ_SETTINGS.stopOdds) },
   },
 })
 const runs = Number(values.runs)
@@ -23,14 +25,21 @@ const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : N
 const maxActions = Number(values['max-actions'])
 const maxResidentMiB = Number(values['max-rss-mib'])
 const shrinkSeconds = Number(values['shrink-seconds'])
+const crowdOdds = Number(values['crowd-odds'])
+const stopOdds = Number(values['stop-odds'])
+const isOdds = (odds: number): boolean => odds >= 0 && odds <= 1
 if (
   !Number.isInteger(runs) || runs < 1 ||
   !Number.isInteger(seed) ||
   !Number.isInteger(maxActions) || maxActions < 1 ||
   !(maxResidentMiB > 0) ||
-  !(shrinkSeconds >= 0)
+  !(shrinkSeconds >= 0) ||
+  !isOdds(crowdOdds) ||
+  !isOdds(stopOdds)
 ) {
-  console.error('usage: npm run fuzz -- [--runs N] [--seed INT] [--path P] [--max-actions N] [--max-rss-mib MiB] [--shrink-seconds S]')
+  console.error(
+    'usage: npm run fuzz -- [--runs N] [--seed INT] [--path P] [--max-actions N] [--max-rss-mib MiB] [--shrink-seconds S] [--crowd-odds 0..1] [--stop-odds 0..1]',
+  )
   process.exit(2)
 }
 if (!isBuildCurrent()) {
@@ -42,7 +51,7 @@ console.log(`wire fuzz: seed ${seed}, ${runs} runs, up to ${maxActions} actions 
 const keeper = keepService()
 const started = performance.now()
 const details = await fc.check(
-  wireProperty(keeper, { maxActions, maxResidentMiB, shrinkBudgetMs: shrinkSeconds * 1000 }),
+  wireProperty(keeper, { ...DEFAULT_WIRE_FUZZ_SETTINGS, maxActions, maxResidentMiB, shrinkBudgetMs: shrinkSeconds * 1000, crowdOdds, stopOdds }),
   { numRuns: runs, seed, ...(values.path === undefined ? {} : { path: values.path }) },
 )
 await keeper.stop()

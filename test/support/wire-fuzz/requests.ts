@@ -1,17 +1,49 @@
 // What one request of a generated sequence looks like, as a value a person can read in a
 // counterexample (a size, a variant's name), and the bytes it stands for. Sound requests sit
 // beside the shapes that broke HTTP servers before: framing mixes, oversized headers, request
-// lines a parser refuses, bytes that are no HTTP at all, requests cut short.
+// lines a parser refuses, bytes that are no HTTP at all, requests cut short, forged tokens,
+// damaged compressed bodies, and header fields long enough to cost whoever reads them whole.
 import fc from 'fast-check'
 import { INT64_MAX, INT64_MIN } from '../../../core/index.js'
-
-/** The static token the service under fuzz accepts. */
-export const FUZZ_TOKEN = 'wire-fuzz-token-0123456789abcdef'
+import { bodyCoding, codeBody, type BodyCoding } from './coded-bodies.js'
+import { TOKEN_KINDS, type TokenKind } from './fuzz-credentials.js'
+import { renderFields, requestFields, traceparentField, type RequestFields } from './request-fields.js'
 
 /** Node refuses request headers past 16 KiB (its default `--max-http-header-size`). */
 export const NODE_HEADER_LIMIT_BYTES = 16 * 1024
 
-export type Token = 'valid' | 'wrong' | 'none'
+/** Paths a GET or HEAD asks for; `/nowhere` is a path neither listener knows. */
+export type Path =
+  | '/healthz'
+  | '/readyz'
+  | '/metrics'
+  | '/openapi.json'
+  | '/nowhere'
+  | '/docs'
+  | '/docs/docs.js'
+  | '/docs/swagger-ui.css'
+  | '/docs/swagger-ui-bundle.js'
+  | '/docs/favicon-32x32.png'
+
+export const PATHS: ReadonlyArray<Path> = [
+  '/healthz',
+  '/readyz',
+  '/metrics',
+  '/openapi.json',
+  '/nowhere',
+  '/docs',
+  '/docs/docs.js',
+  '/docs/swagger-ui.css',
+  '/docs/swagger-ui-bundle.js',
+  '/docs/favicon-32x32.png',
+]
+
+/** What rendering needs from the running service: the text of each token, and the ETag of each path. */
+export interface RenderContext {
+  readonly tokenOf: (kind: TokenKind) => string | undefined
+  /** The ETag of the path's identity representation, without quotes; undefined where it has none. */
+  readonly etagOf: (path: string) => string | undefined
+}
 
 /** How the body of a request says where it ends; the mixes are the smuggling shapes. */
 export type Framing =
@@ -27,16 +59,18 @@ export type Framing =
 
 export type RequestShape =
   /** A request without a body; `/nowhere` is a path neither listener knows. */
-  | { readonly _tag: 'Get'; readonly path: '/healthz' | '/readyz' | '/metrics' | '/openapi.json' | '/nowhere'; readonly close: boolean }
+  | { readonly _tag: 'Get'; readonly path: Path; readonly close: boolean; readonly fields: RequestFields }
   | {
       readonly _tag: 'CreatePlant'
-      readonly token: Token
+      readonly token: TokenKind
       readonly id: bigint
       readonly name: string
       readonly framing: Framing
       readonly contentType: 'application/json' | 'text/plain'
       /** An `Expect` header: none, the one HTTP/1.1 defines, or one no server can meet. */
       readonly expect: 'none' | '100-continue' | 'unknown'
+      readonly coding: BodyCoding
+      readonly traceparent?: string
     }
   /** A request line a parser refuses, sent with a Host header and an empty line after it. */
   | { readonly _tag: 'BadRequestLine'; readonly line: string }
@@ -46,13 +80,12 @@ export type RequestShape =
   | { readonly _tag: 'OversizedHeaders'; readonly bytes: number; readonly asOneField: boolean }
   /** A GET without Host: HTTP/1.1 requires one. */
   | { readonly _tag: 'NoHost' }
-  /** The first `keep` bytes of a sound request, the rest never sent. */
+  /** The first bytes of a sound request (`keep` modulo its length), the rest never sent. */
   | { readonly _tag: 'Cut'; readonly of: RequestShape; readonly keep: number }
 
 const CRLF = '\r\n'
 
-const tokenHeader = (token: Token): string =>
-  token === 'valid' ? `Authorization: Bearer ${FUZZ_TOKEN}${CRLF}` : token === 'wrong' ? `Authorization: Bearer not-${FUZZ_TOKEN}${CRLF}` : ''
+const tokenHeader = (token: string | undefined): string => (token === undefined ? '' : `Authorization: Bearer ${token}${CRLF}`)
 
 const EXPECT_HEADER = { none: '', '100-continue': `Expect: 100-continue${CRLF}`, unknown: `Expect: 200-ok${CRLF}` } as const
 
@@ -84,16 +117,18 @@ const framed = (framing: Framing, body: string): { readonly headers: string; rea
 }
 
 /** The bytes of a request, as a latin1 string (one character per byte). */
-export const renderRequest = (shape: RequestShape): string => {
+export const renderRequest = (shape: RequestShape, context: RenderContext): string => {
   switch (shape._tag) {
     case 'Get':
-      return `GET ${shape.path} HTTP/1.1${CRLF}Host: fuzz${CRLF}${shape.close ? `Connection: close${CRLF}` : ''}${CRLF}`
+      return renderGet('GET', shape.path, shape.close, shape.fields, context)
     case 'CreatePlant': {
       const json = Buffer.from(`{"id":${shape.id},"name":${JSON.stringify(shape.name)}}`, 'utf8').toString('latin1')
-      const { headers, body } = framed(shape.framing, json)
+      const coded = codeBody(shape.coding, json)
+      const { headers, body } = framed(shape.framing, coded.body)
       return (
-        `POST /plants HTTP/1.1${CRLF}Host: fuzz${CRLF}${tokenHeader(shape.token)}` +
-        `Content-Type: ${shape.contentType}${CRLF}${EXPECT_HEADER[shape.expect]}` +
+        `POST /plants HTTP/1.1${CRLF}Host: fuzz${CRLF}${tokenHeader(context.tokenOf(shape.token))}` +
+        `Content-Type: ${shape.contentType}${CRLF}${EXPECT_HEADER[shape.expect]}${coded.field}` +
+        `${renderFields(shape.traceparent === undefined ? {} : { traceparent: shape.traceparent }, undefined)}` +
         `${headers}${CRLF}${body}`
       )
     }
@@ -111,20 +146,29 @@ export const renderRequest = (shape: RequestShape): string => {
     }
     case 'NoHost':
       return `GET /healthz HTTP/1.1${CRLF}${CRLF}`
-    case 'Cut':
-      return renderRequest(shape.of).slice(0, shape.keep)
+    case 'Cut': {
+      const whole = renderRequest(shape.of, context)
+      return whole.slice(0, shape.keep % Math.max(1, whole.length))
+    }
   }
 }
 
+/** A GET or HEAD of `path` with the given optional fields. */
+export const renderGet = (method: 'GET' | 'HEAD', path: Path, close: boolean, fields: RequestFields, context: RenderContext): string =>
+  `${method} ${path} HTTP/1.1${CRLF}Host: fuzz${CRLF}${close ? `Connection: close${CRLF}` : ''}${renderFields(fields, context.etagOf(path))}${CRLF}`
+
+export const path: fc.Arbitrary<Path> = fc.constantFrom(...PATHS)
+
 const get: fc.Arbitrary<RequestShape> = fc.record({
   _tag: fc.constant('Get' as const),
-  path: fc.constantFrom('/healthz' as const, '/readyz' as const, '/metrics' as const, '/openapi.json' as const, '/nowhere' as const),
+  path,
   close: fc.boolean(),
+  fields: fc.oneof(fc.constant({}), requestFields),
 })
 
 const createPlant: fc.Arbitrary<RequestShape> = fc.record({
   _tag: fc.constant('CreatePlant' as const),
-  token: fc.constantFrom<Token>('valid', 'wrong', 'none'),
+  token: fc.oneof(fc.constantFrom<TokenKind>('static', 'jwt'), fc.constantFrom(...TOKEN_KINDS)),
   id: fc.oneof(fc.bigInt({ min: 1n, max: 50n }), fc.bigInt({ min: INT64_MIN, max: INT64_MAX })),
   name: fc.oneof(fc.constantFrom('Monstera', 'Fern', ''), fc.string({ unit: 'binary', maxLength: 12 })),
   framing: fc.constantFrom<Framing>(
@@ -140,7 +184,9 @@ const createPlant: fc.Arbitrary<RequestShape> = fc.record({
   ),
   contentType: fc.constantFrom('application/json' as const, 'text/plain' as const),
   expect: fc.constantFrom('none' as const, '100-continue' as const, 'unknown' as const),
-})
+  coding: bodyCoding,
+  traceparent: traceparentField,
+}, { requiredKeys: ['_tag', 'token', 'id', 'name', 'framing', 'contentType', 'expect', 'coding'] })
 
 const badRequestLine: fc.Arbitrary<RequestShape> = fc.record({
   _tag: fc.constant('BadRequestLine' as const),
@@ -185,9 +231,7 @@ export const requestShape: fc.Arbitrary<RequestShape> = fc.oneof(
   { arbitrary: oversizedHeaders, weight: 1 },
   { arbitrary: fc.constant<RequestShape>({ _tag: 'NoHost' }), weight: 1 },
   {
-    arbitrary: fc
-      .tuple(sound, fc.nat())
-      .map(([of, n]): RequestShape => ({ _tag: 'Cut', of, keep: n % Math.max(1, renderRequest(of).length) })),
+    arbitrary: fc.tuple(sound, fc.nat()).map(([of, keep]): RequestShape => ({ _tag: 'Cut', of, keep })),
     weight: 1,
   },
 )

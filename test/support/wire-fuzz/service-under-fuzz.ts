@@ -1,28 +1,41 @@
 // The built service the fuzzer drives, one process for as long as it lives: its two listeners,
-// whether it is alive, what ended it, and its resident memory.
+// whether it is alive, what ended it, and its resident memory. It runs with the service's default
+// time-outs, and its connection caps scaled down (a crowd of 200 connections reaches them as one
+// of 1,000 reaches the defaults, at a fifth of the fuzzer's cost).
+import * as E from 'fp-ts/lib/Either.js'
 import { readFileSync } from 'node:fs'
+import { get } from 'node:http'
+import { loadConfig, type ShutdownConfig } from '../../../apps/server/config.js'
+import type { HttpServerLimits } from '../../../adapters/http/index.js'
 import { startServiceProcess, type ServiceProcess } from '../service-process.js'
-import { FUZZ_TOKEN } from './requests.js'
+import { makeFuzzCredentials, type FuzzCredentials } from './fuzz-credentials.js'
+import { PATHS, type RenderContext } from './requests.js'
 import type { Listener } from './scenario.js'
 import type { Endpoint } from './wire-connection.js'
 
-/** Short timeouts, so that scenarios of tens of milliseconds reach them. */
-export const FUZZ_HEADERS_TIMEOUT_MS = 300
+const defaults = loadConfig({})
+if (E.isLeft(defaults)) throw new Error(`the service's defaults do not load: ${defaults.left.join('; ')}`)
 
-const ENVIRONMENT: Record<string, string> = {
-  PLANT_STORE_TOKENS: FUZZ_TOKEN,
+/** The connection caps the service under fuzz runs with; every time-out is the service's default. */
+export const FUZZ_CONNECTION_CAPS = { maxConnections: 200, maxConnectionsPerAddress: 20 } as const
+
+/** The time-outs of the service under fuzz: its defaults. */
+export const FUZZ_LIMITS: HttpServerLimits = { ...defaults.right.serverLimits, ...FUZZ_CONNECTION_CAPS }
+
+/** How the service under fuzz stops: its defaults. */
+export const FUZZ_SHUTDOWN: ShutdownConfig = defaults.right.shutdown
+
+const environment = (credentials: FuzzCredentials): Record<string, string> => ({
+  ...credentials.environment,
   METRICS_PORT: '0',
-  HEADERS_TIMEOUT_MS: String(FUZZ_HEADERS_TIMEOUT_MS),
-  REQUEST_TIMEOUT_MS: String(2 * FUZZ_HEADERS_TIMEOUT_MS),
-  KEEP_ALIVE_TIMEOUT_MS: '500',
-  SHUTDOWN_DRAIN_MS: '0',
-  // One line per request would be most of what the fuzzer reads; the crash's stack goes to stderr.
-  LOG_LEVEL: 'warn',
-}
+  MAX_CONNECTIONS: String(FUZZ_CONNECTION_CAPS.maxConnections),
+  MAX_CONNECTIONS_PER_ADDRESS: String(FUZZ_CONNECTION_CAPS.maxConnectionsPerAddress),
+})
 
 export interface RunningService {
   readonly process: ServiceProcess
   readonly endpoints: Readonly<Record<Listener, Endpoint>>
+  readonly context: RenderContext
 }
 
 const endpointOf = (url: string): Endpoint => {
@@ -30,13 +43,45 @@ const endpointOf = (url: string): Endpoint => {
   return { host: hostname, port: Number(port) }
 }
 
-const start = async (): Promise<RunningService> => {
-  const service = startServiceProcess(ENVIRONMENT)
-  const url = await service.listening
-  const line = service.stdout().split('\n').find((l) => l.includes('"msg":"listening"')) ?? '{}'
-  const { metricsUrl } = JSON.parse(line) as { metricsUrl?: string }
-  if (metricsUrl === undefined) throw new Error(`the service announced no metrics listener: ${line}`)
-  return { process: service, endpoints: { public: endpointOf(url), metrics: endpointOf(metricsUrl) } }
+// The ETag a path's identity representation is sent with, without its quotes. Asked over
+// node:http, not fetch: the suite's fetch is held to the OpenAPI document, which lists no /docs.
+const etagOf = (url: string): Promise<string | undefined> =>
+  new Promise((resolve, reject) => {
+    const request = get(url, { headers: { 'Accept-Encoding': 'identity' }, timeout: 10_000 }, (response) => {
+      response.resume()
+      response.once('end', () => resolve(/^"(.*)"$/.exec(response.headers.etag ?? '')?.[1]))
+    })
+    request.once('timeout', () => request.destroy(new Error(`no answer from ${url} within 10 s`)))
+    request.once('error', reject)
+  })
+
+// The ETag of each path, for If-None-Match fields that name it.
+const etagsOf = async (url: string): Promise<ReadonlyMap<string, string>> => {
+  const etags = new Map<string, string>()
+  for (const path of PATHS) {
+    const etag = await etagOf(`${url}${path}`)
+    if (etag !== undefined) etags.set(path, etag)
+  }
+  return etags
+}
+
+const start = async (credentials: FuzzCredentials): Promise<RunningService> => {
+  const service = startServiceProcess(environment(credentials))
+  try {
+    const url = await service.listening
+    const line = service.stdout().split('\n').find((l) => l.includes('"msg":"listening"')) ?? '{}'
+    const { metricsUrl } = JSON.parse(line) as { metricsUrl?: string }
+    if (metricsUrl === undefined) throw new Error(`the service announced no metrics listener: ${line}`)
+    const etags = await etagsOf(url)
+    return {
+      process: service,
+      endpoints: { public: endpointOf(url), metrics: endpointOf(metricsUrl) },
+      context: { tokenOf: credentials.tokenOf, etagOf: (path) => etags.get(path) },
+    }
+  } catch (error) {
+    await service.stop('SIGKILL')
+    throw error
+  }
 }
 
 const STDERR_TAIL_CHARACTERS = 2_000
@@ -68,6 +113,8 @@ export interface ServiceKeeper {
   readonly forCase: () => Promise<RunningService>
   /** The report of the service's death, owned by the case that asks; undefined while it runs. */
   readonly claimDeath: (service: RunningService) => string | undefined
+  /** Ends a service a case stopped on purpose (killed if it is still running): the next case has a fresh one. */
+  readonly retire: (service: RunningService) => Promise<void>
   /** How many processes were started. */
   readonly starts: () => number
   readonly stop: () => Promise<void>
@@ -77,6 +124,7 @@ export const keepService = (): ServiceKeeper => {
   let current: RunningService | undefined
   let claimed = false
   let starts = 0
+  let credentials: Promise<FuzzCredentials> | undefined
   return {
     forCase: async () => {
       if (current !== undefined && deathOf(current) !== undefined) {
@@ -85,7 +133,8 @@ export const keepService = (): ServiceKeeper => {
         if (report !== undefined) throw new Error(`the service died after the previous case had been checked: ${report}`)
       }
       if (current === undefined) {
-        current = await start()
+        credentials ??= makeFuzzCredentials()
+        current = await start(await credentials)
         claimed = false
         starts += 1
       }
@@ -96,10 +145,16 @@ export const keepService = (): ServiceKeeper => {
       if (report !== undefined && service === current) claimed = true
       return report
     },
+    retire: async (service) => {
+      if (service === current) current = undefined
+      await service.process.stop('SIGKILL')
+    },
     starts: () => starts,
     stop: async () => {
-      await current?.process.stop('SIGTERM')
+      // A stop the fuzz has already judged, or will not judge: no drain to wait for.
+      await current?.process.stop('SIGKILL')
       current = undefined
+      await (await credentials)?.stop()
     },
   }
 }

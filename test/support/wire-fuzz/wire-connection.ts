@@ -1,6 +1,5 @@
 // One raw TCP connection of a fuzzed client: what it wrote, what the server sent while the client
 // read, and how the connection ended, for the oracle to judge afterwards.
-import { once } from 'node:events'
 import { connect, type Socket } from 'node:net'
 
 export interface Endpoint {
@@ -33,8 +32,9 @@ export interface WireConnection {
   readonly transcript: () => Transcript
 }
 
-export const openWire = async ({ host, port }: Endpoint): Promise<WireConnection> => {
-  const socket: Socket = connect(port, host)
+/** Opens a connection to `endpoint`, from `localAddress` when given (a loopback address of 127.0.0.0/8). */
+export const openWire = async ({ host, port }: Endpoint, localAddress?: string): Promise<WireConnection> => {
+  const socket: Socket = connect({ port, host, ...(localAddress === undefined ? {} : { localAddress }) })
   // Trickled pieces go out as written, not gathered by Nagle's algorithm.
   socket.setNoDelay(true)
   const chunks: Buffer[] = []
@@ -52,7 +52,11 @@ export const openWire = async ({ host, port }: Endpoint): Promise<WireConnection
   // A reset, or a write to a connection the server closed: outcomes to record, not failures of the fuzzer.
   socket.on('error', () => (failed = true))
   socket.on('close', () => (closed = true))
-  await Promise.race([once(socket, 'connect'), once(socket, 'close')])
+  // Not `once`: it rejects on 'error', and a refused connection (a listener stopped) is an outcome too.
+  await new Promise<void>((resolve) => {
+    socket.once('connect', resolve)
+    socket.once('close', () => resolve())
+  })
   return {
     write: (bytes) => {
       if (socket.writable) socket.write(Buffer.from(bytes, 'latin1'))
