@@ -14,7 +14,7 @@ import type { LoadGenerator } from './http/load.js'
 import { makeIdRanges, planRuns, runFlatCheck, runRounds } from './http/measure.js'
 import { parseOptions, USAGE, type HttpBenchOptions } from './http/options.js'
 import { allowedCores, pinSelf, planPinning } from './http/pinning.js'
-import { formatDuration, renderReport } from './http/report.js'
+import { formatDuration, IN_MEMORY_KEYS, renderReport } from './http/report.js'
 import { serverUnderTest } from './http/servers-under-test.js'
 import { makeWrkLoad, wrkVersion } from './http/wrk.js'
 
@@ -56,7 +56,7 @@ const where = {
   peerCores: plan.peer,
 }
 const servers = options.servers.map((key) => serverUnderTest(key, where))
-const runs = planRuns(servers, CURVE_KEYS, options.levels, options.connections)
+const runs = planRuns(servers, CURVE_KEYS, options.levels, options.connections, IN_MEMORY_KEYS)
 const settings = {
   load,
   shape: { threads: options.threads, connections: options.connections, durationSeconds: options.durationSeconds },

@@ -78,18 +78,22 @@ export interface RoundsResult {
 }
 
 /**
- * The runs of a round: the servers in `curve` at each of `levels`, the others at `connections`.
- * A level's runs sit side by side, so the two servers a ratio compares run minutes apart at most.
+ * The runs of a round: the servers in `curve` at each of `levels`, the others at `connections`,
+ * and those in `alsoAtOne` at one connection as well. A level's runs sit side by side, so the two
+ * servers a ratio compares run minutes apart at most.
  */
 export const planRuns = (
   servers: ReadonlyArray<ServerUnderTest>,
   curve: ReadonlyArray<ServerKey>,
   levels: ReadonlyArray<number>,
   connections: number,
+  alsoAtOne: ReadonlyArray<ServerKey> = [],
 ): Run[] => {
   const onCurve = servers.filter((s) => curve.includes(s.key))
+  const atOne = connections === 1 ? [] : servers.filter((s) => alsoAtOne.includes(s.key) && !curve.includes(s.key))
   return [
     ...servers.filter((s) => !curve.includes(s.key)).map((server) => ({ server, connections })),
+    ...atOne.map((server) => ({ server, connections: 1 })),
     ...levels.flatMap((level) => onCurve.map((server) => ({ server, connections: level }))),
   ]
 }

@@ -6,6 +6,7 @@ export const SERVER_KEYS = [
   'node-http',
   'fastify',
   'koa',
+  'koa-same-work',
   'koa-floor',
   'express',
   'service',

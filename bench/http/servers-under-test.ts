@@ -33,7 +33,7 @@ interface Kind {
   readonly label: string
   readonly workload: Workload
   /** The reference server in servers/ (its file name), or the service. */
-  readonly program: 'service' | 'node-http' | 'fastify' | 'koa' | 'koa-floor' | 'express' | 'koa-mongodb'
+  readonly program: 'service' | 'node-http' | 'fastify' | 'koa' | 'koa-same-work' | 'koa-floor' | 'express' | 'koa-mongodb'
   readonly mongodb: boolean
 }
 
@@ -41,6 +41,7 @@ const KINDS: Record<ServerKey, Kind> = {
   'node-http': { label: 'bare `node:http`', workload: FRESH, program: 'node-http', mongodb: false },
   fastify: { label: 'Fastify 5 with a JSON schema', workload: FRESH, program: 'fastify', mongodb: false },
   koa: { label: 'Koa 3 + @koa/router + koa-bodyparser, minimal handler', workload: FRESH, program: 'koa', mongodb: false },
+  'koa-same-work': { label: "Koa 3 doing the service's work in one middleware", workload: FRESH, program: 'koa-same-work', mongodb: false },
   'koa-floor': { label: "Koa 3's floor: one middleware, a fixed answer", workload: FRESH, program: 'koa-floor', mongodb: false },
   express: { label: 'Express 5 + `express.json()`', workload: FRESH, program: 'express', mongodb: false },
   service: { label: '**this service** (in memory, request log on)', workload: FRESH, program: 'service', mongodb: false },

@@ -34,7 +34,7 @@ describe('the HTTP benchmark harness', function () {
       body,
     })
 
-  for (const key of ['node-http', 'koa', 'fastify', 'express', 'koa-mongodb'] satisfies ServerKey[]) {
+  for (const key of ['node-http', 'koa', 'koa-same-work', 'fastify', 'express', 'koa-mongodb'] satisfies ServerKey[]) {
     it(`starts the ${key} reference, which checks, stores and answers as the service does, and stops it`, async () => {
       running = await serverUnderTest(key, where).start('test')
       const { url } = running
