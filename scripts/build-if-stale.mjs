@@ -16,7 +16,13 @@ if (!isBuildCurrent()) {
     process.stderr.write('plant-store: sources changed since the last build, but TypeScript is not installed: starting the build in dist/ as it is\n')
     process.exit(0)
   }
-  process.stderr.write('plant-store: sources changed since the last build; building dist/ first\n')
+  // A fresh clone has never built: told that sources changed since a build, a newcomer looks for
+  // an edit they never made.
+  process.stderr.write(
+    existsSync(MAIN)
+      ? 'plant-store: sources changed since the last build; building dist/ first\n'
+      : 'plant-store: first build: dist/ holds no build yet; building it before the start\n',
+  )
   // tsc reports type errors on stdout; they are the reason the start stops, so they go to stderr, visible.
   const tsc = spawnSync(process.execPath, [...BUILD_ARGS], { stdio: ['ignore', process.stderr, 'inherit'] })
   if (tsc.status !== 0) {

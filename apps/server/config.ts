@@ -25,13 +25,16 @@ import {
   Milliseconds,
   MongoDbName,
   MongoUri,
+  NodeEnvironment,
   OnOff,
   Origins,
   PlantCount,
   Port,
   withDefault,
+  type SettingHelp,
 } from './env-codecs.js'
-import { JWT_VARIABLES, parseJwtConfig } from './jwt-config.js'
+import { JWT_SETTINGS, parseJwtConfig } from './jwt-config.js'
+import { productionRefusals } from './production-guard.js'
 
 /** Where plants are kept: process memory, or a MongoDB deployment. */
 export type StorageConfig =
@@ -91,6 +94,9 @@ export const inMemoryLimitsFor = (maxPlants: number): InMemoryLimits => ({
 })
 
 const Environment = t.type({
+  NODE_ENV: NodeEnvironment,
+  ALLOW_IN_MEMORY_STORAGE: withDefault(OnOff, false),
+  ALLOW_GENERATED_TOKEN: withDefault(OnOff, false),
   PORT: withDefault(Port, 3000),
   HOST: withDefault(Host, '127.0.0.1'),
   BASE_PATH: withDefault(BasePath, ''),
@@ -116,8 +122,11 @@ const Environment = t.type({
 
 type Variables = t.TypeOf<typeof Environment>
 
+/** Every variable the service reads, with what `--help` says of it: the one list of them. */
+export const SERVICE_SETTINGS: Readonly<Record<string, SettingHelp>> = { ...Environment.props, ...JWT_SETTINGS }
+
 /** Every variable the service reads. */
-export const SERVICE_VARIABLES: ReadonlyArray<string> = [...Object.keys(Environment.props), ...JWT_VARIABLES]
+export const SERVICE_VARIABLES: ReadonlyArray<string> = Object.keys(SERVICE_SETTINGS)
 
 /**
  * Variables earlier versions read and this one does not: the limits they set protect nothing an
@@ -157,6 +166,16 @@ export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E
     sequenceS(E.getApplicativeValidation(RA.getSemigroup<string>()))({
       vars: pipe(decodeEnvironment(Environment, env), E.flatMap(checkRelations)),
       jwt: parseJwtConfig(env),
+    }),
+    E.flatMap((parsed) => {
+      const refused = productionRefusals({
+        production: parsed.vars.NODE_ENV === 'production',
+        inMemoryStorage: parsed.vars.MONGODB_URI === undefined,
+        generatedToken: parsed.vars.PLANT_STORE_TOKENS === undefined && parsed.jwt === undefined,
+        allowInMemoryStorage: parsed.vars.ALLOW_IN_MEMORY_STORAGE,
+        allowGeneratedToken: parsed.vars.ALLOW_GENERATED_TOKEN,
+      })
+      return refused.length === 0 ? E.right(parsed) : E.left(refused)
     }),
     E.map(({ vars, jwt }) => ({
       port: vars.PORT,

@@ -8,7 +8,30 @@ import { BearerToken, toViolations } from '../../core/index.js'
 // Codecs from one environment variable's text to a typed setting. An unset or empty variable is
 // `undefined`: deployment tools often set a variable to '' to mean "not set".
 
-type Setting<A> = t.Type<A, string | undefined, unknown>
+/** What `--help` says of a variable. */
+export interface SettingHelp {
+  /** What a value must be, as a refusal says it. */
+  readonly expected: string
+  /** The text of the value taken when the variable is unset or empty, if any. */
+  readonly fallback: string | undefined
+}
+
+/**
+ * A variable's codec that can say what it reads: `--help` prints `expected` and, when there is
+ * one, the text of `fallback`, so the help cannot drift from what the configuration decodes.
+ */
+export class Setting<A> extends t.Type<A, string | undefined, unknown> implements SettingHelp {
+  constructor(
+    name: string,
+    is: t.Is<A>,
+    validate: t.Validate<unknown, A>,
+    encode: t.Encode<A, string | undefined>,
+    readonly expected: string,
+    readonly fallback: string | undefined = undefined,
+  ) {
+    super(name, is, validate, encode)
+  }
+}
 
 /**
  * A codec for one variable: `parse` answers the setting, or `undefined` when the text is not one;
@@ -20,8 +43,8 @@ export const setting = <A>(
   parse: (text: string) => A | undefined,
   is: (u: unknown) => u is A,
   format: (a: A) => string = String,
-): t.Type<A | undefined, string | undefined, unknown> =>
-  new t.Type<A | undefined, string | undefined, unknown>(
+): Setting<A | undefined> =>
+  new Setting<A | undefined>(
     name,
     (u): u is A | undefined => u === undefined || is(u),
     (u, c) => {
@@ -30,6 +53,7 @@ export const setting = <A>(
       return parsed === undefined ? t.failure(u, c, expected) : t.success(parsed)
     },
     (a) => (a === undefined ? undefined : format(a)),
+    expected,
   )
 
 /** A number setting's guard: a number its own text parses back to. */
@@ -51,8 +75,8 @@ export const listFrom =
     Array.isArray(u) && u.every((entry) => typeof entry === 'string') && isDeepStrictEqual(parse(u.join(',')), u)
 
 /** A setting that falls back to a default when the variable is unset or empty. */
-export const withDefault = <A>(codec: t.Type<A | undefined, string | undefined, unknown>, fallback: A): Setting<A> =>
-  new t.Type<A, string | undefined, unknown>(
+export const withDefault = <A>(codec: Setting<A | undefined>, fallback: A): Setting<A> =>
+  new Setting<A>(
     codec.name,
     (u): u is A => codec.is(u) && u !== undefined,
     (u, c) => {
@@ -60,6 +84,8 @@ export const withDefault = <A>(codec: t.Type<A | undefined, string | undefined, 
       return decoded._tag === 'Right' && decoded.right === undefined ? t.success(fallback) : (decoded as t.Validation<A>)
     },
     (a) => codec.encode(a),
+    codec.expected,
+    codec.encode(fallback),
   )
 
 const parsePort = (text: string): number | undefined => {
@@ -207,6 +233,16 @@ export const LogLevel = setting(
   `one of ${LOG_LEVELS.join(', ')}`,
   (text): LogLevel | undefined => LOG_LEVELS.find((level) => level === text.toLowerCase()),
   (u): u is LogLevel => LOG_LEVELS.some((level) => level === u),
+)
+
+const anyText = (text: string): string => text
+
+/** The kind of environment the process runs in: `production` refuses what only suits a trial. */
+export const NodeEnvironment = setting(
+  'NodeEnvironment',
+  'production, or any other environment name (development, test, ...)',
+  anyText,
+  textFrom(anyText),
 )
 
 /** A switch: `on` or `off`. */

@@ -18,7 +18,7 @@ import {
   type JwtAuthenticatorOptions,
   type KeySource,
 } from '../../adapters/jwt/index.js'
-import { decodeEnvironment, listFrom, numberFrom, setting, textFrom, withDefault } from './env-codecs.js'
+import { decodeEnvironment, listFrom, numberFrom, Setting, setting, textFrom, withDefault, type SettingHelp } from './env-codecs.js'
 
 type Messages = ReadonlyArray<string>
 type Parsed<A> = E.Either<Messages, A>
@@ -28,14 +28,18 @@ const MAXIMUM_CLOCK_TOLERANCE_SECONDS = 300
 const MINIMUM_SECRET_BYTES = 32
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
 
-/** A setting whose refusal depends on the text: `parse` answers the value or what was expected. */
+/**
+ * A setting whose refusal depends on the text: `parse` answers the value or what was expected;
+ * `expected` says it in general, for `--help`.
+ */
 const explainedSetting = <A>(
   name: string,
+  expected: string,
   parse: (text: string) => E.Either<string, A>,
   is: (u: unknown) => u is A,
   show: (a: A) => string,
-) =>
-  new t.Type<A | undefined, string | undefined, unknown>(
+): Setting<A | undefined> =>
+  new Setting<A | undefined>(
     name,
     (u): u is A | undefined => u === undefined || is(u),
     (u, c) => {
@@ -44,11 +48,12 @@ const explainedSetting = <A>(
       return E.isLeft(parsed) ? t.failure(u, c, parsed.left) : t.success(parsed.right)
     },
     (a) => (a === undefined ? undefined : show(a)),
+    expected,
   )
 
 /** A setting JWT authentication cannot do without, once any `JWT_` variable is set. */
-const requiredWithJwt = <A>(codec: t.Type<A | undefined, string | undefined, unknown>, expected: string) =>
-  new t.Type<A, string | undefined, unknown>(
+const requiredWithJwt = <A>(codec: Setting<A | undefined>, expected: string): Setting<A> =>
+  new Setting<A>(
     codec.name,
     (u): u is A => codec.is(u) && u !== undefined,
     (u, c) =>
@@ -57,6 +62,7 @@ const requiredWithJwt = <A>(codec: t.Type<A | undefined, string | undefined, unk
         E.flatMap((a) => (a === undefined ? t.failure(u, c, `${expected}; it is required with JWT authentication`) : t.success(a))),
       ),
     (a) => codec.encode(a),
+    `${expected}; required with JWT authentication`,
   )
 
 const anyText = (text: string): string => text
@@ -84,6 +90,7 @@ interface UsablePublicKey {
 
 const PublicKeyPem = explainedSetting(
   'PublicKeyPem',
+  'a PEM public key or X.509 certificate (RSA of 2048 bits or more, EC P-256/P-384/P-521, Ed25519), one line with \\n escapes working',
   (text): E.Either<string, UsablePublicKey> =>
     pipe(
       // A PEM is multi-line; one-line forms of environment files write its line breaks as `\n`.
@@ -152,8 +159,11 @@ const ClaimVariables = t.type({
 })
 
 const KEY_VARIABLES = ['JWT_JWKS_URL', 'JWT_PUBLIC_KEY', 'JWT_SECRET'] as const
+/** Every JWT_ variable the service reads, with its codec. */
+export const JWT_SETTINGS: Readonly<Record<string, SettingHelp>> = { ...KeyVariables.props, ...ClaimVariables.props }
+
 /** Every JWT_ variable the service reads. */
-export const JWT_VARIABLES: ReadonlyArray<string> = [...Object.keys(KeyVariables.props), ...Object.keys(ClaimVariables.props)]
+export const JWT_VARIABLES: ReadonlyArray<string> = Object.keys(JWT_SETTINGS)
 
 const validation = E.getApplicativeValidation(RA.getSemigroup<string>())
 

@@ -1,9 +1,11 @@
 import * as E from 'fp-ts/lib/Either.js'
-import { loadConfig, RETIRED_VARIABLES, SERVICE_VARIABLES } from './config.js'
+import { commandOf, helpText } from './command-line.js'
+import { loadConfig, RETIRED_VARIABLES, SERVICE_SETTINGS, SERVICE_VARIABLES } from './config.js'
 import { readEnvFile } from './env-file.js'
 import { announcerOf, asLoggerPort, asyncStdout, makePino } from './logger.js'
 import { startService } from './service.js'
 import { unknownVariables } from './unknown-variables.js'
+import { serviceVersion } from './version.js'
 
 // `npm start`: configuration, service, and a graceful stop on SIGINT or SIGTERM.
 
@@ -12,9 +14,17 @@ import { unknownVariables } from './unknown-variables.js'
 // end the service; it is given up instead, as a log line is when stdout's reader is gone.
 process.stderr.on('error', () => undefined)
 
-function refuse(messages: ReadonlyArray<string>): never {
-  process.stderr.write(`plant-store: invalid configuration\n${messages.map((m) => `  ${m}\n`).join('')}`)
+function refuse(messages: ReadonlyArray<string>, problem = 'invalid configuration'): never {
+  process.stderr.write(`plant-store: ${problem}\n${messages.map((m) => `  ${m}\n`).join('')}`)
   process.exit(1)
+}
+
+// Asked before any setting is read: a person asking what the service reads must get the answer
+// even when the settings are wrong.
+const command = commandOf(process.argv.slice(2))
+if (command !== 'start') {
+  process.stdout.write(command === 'help' ? helpText(serviceVersion(), SERVICE_SETTINGS) : `${serviceVersion()}\n`)
+  process.exit(0)
 }
 
 // Local settings: `.env` in the working directory, when there is one; a variable already set in
@@ -37,7 +47,7 @@ for (const { name, didYouMean, noLongerRead } of unknownVariables(process.env, S
 const bufferMiB = config.right.logBufferBytes / (1024 * 1024)
 stdout.onCaughtUp((count) => log.warn('log lines dropped', { count, detail: `stdout's reader fell behind the log buffer (${bufferMiB} MiB)` }))
 const started = await startService(config.right, log, announcerOf(pinoLog, config.right.logLevel), stdout.dropped)
-if (E.isLeft(started)) refuse([started.left])
+if (E.isLeft(started)) refuse([started.left.message], started.left.problem)
 const service = started.right
 
 // A terminal's Ctrl-C reaches every process of its group, npm and node alike, and npm passes its

@@ -17,6 +17,11 @@ import { prometheusInstrumentation } from './metrics.js'
 import { connectionCapWithin, openFilesLimit } from './open-files.js'
 import { openStorage } from './storage.js'
 import type { StorageUnavailable } from '../../core/index.js'
+import { serviceVersion } from './version.js'
+
+// Read once, when the service is loaded, and given in the `listening` line so that a log tells
+// which release wrote it.
+const VERSION = serviceVersion()
 
 /** A listening service: where it answers, and how to stop it. */
 export interface RunningService {
@@ -29,6 +34,14 @@ export interface RunningService {
   readonly close: () => Promise<void>
 }
 
+/** Why the service did not start: what kind of problem, and a message naming the setting. */
+export interface StartRefused {
+  readonly problem: 'invalid configuration' | 'port in use'
+  readonly message: string
+}
+
+const invalid = (message: string): StartRefused => ({ problem: 'invalid configuration', message })
+
 /**
  * The composition root: configuration in, a listening service out, every dependency in view.
  * A Left names the setting that could not be used. `announce` writes what an operator must see
@@ -39,12 +52,12 @@ export const startService = async (
   log: Logger,
   announce: Logger['info'] = log.info,
   droppedLogLines: () => number = () => 0,
-): Promise<E.Either<string, RunningService>> => {
+): Promise<E.Either<StartRefused, RunningService>> => {
   const cap = connectionCapWithin(config.serverLimits.maxConnections, openFilesLimit())
   if (cap.warning !== undefined) log.warn('connection cap lowered to the open-files limit', { detail: cap.warning })
   const serverLimits = { ...config.serverLimits, maxConnections: cap.maxConnections }
   const opened = openStorage(config.storage)
-  if (E.isLeft(opened)) return opened
+  if (E.isLeft(opened)) return E.left(invalid(opened.left))
   const storage = opened.right
   // Metrics, when configured, wrap the ports and observe the HTTP adapter; without them nothing is measured.
   const instrumentation = config.metrics === undefined ? undefined : prometheusInstrumentation(droppedLogLines)
@@ -96,6 +109,7 @@ export const startService = async (
   const url = urlOf(server)
   announce('listening', {
     url,
+    version: VERSION,
     storage: storage.description,
     basePath: config.basePath,
     ...(metricsServer === undefined ? {} : { metricsUrl: `${urlOf(metricsServer)}/metrics` }),
@@ -143,23 +157,33 @@ const stopAccepting = async (server: Server, { graceMs }: ShutdownConfig): Promi
   clearTimeout(forced)
 }
 
-// A port in use or an address this host does not have is a configuration problem: say which.
+// A port another process holds is not a mistake in the settings: it may be a second copy of this
+// service, or one still stopping. Said as such; a port not permitted or an address this host does
+// not have is a configuration problem: say which.
 const listen = async (
   server: Server,
   { port, host }: { readonly port: number; readonly host: string },
   portVariable: string,
   hostVariable: string,
-): Promise<E.Either<string, void>> => {
+): Promise<E.Either<StartRefused, void>> => {
   server.listen(port, host)
   try {
     await once(server, 'listening')
     return E.right(undefined)
   } catch (error) {
     const code = (error as { code?: unknown }).code
+    if (code === 'EADDRINUSE') {
+      return E.left({
+        problem: 'port in use',
+        message: `${portVariable}: port ${port} on ${host} is in use by another process: stop that process, or set ${portVariable} to a free port (0 picks one)`,
+      })
+    }
     return E.left(
-      code === 'EADDRINUSE' || code === 'EACCES'
-        ? `${portVariable}: expected a port this process may listen on; ${port} on ${host} is ${code === 'EADDRINUSE' ? 'in use' : 'not permitted'}`
-        : `${hostVariable}: expected an address of this machine to listen on; ${host} cannot be used (${String(code)})`,
+      invalid(
+        code === 'EACCES'
+          ? `${portVariable}: expected a port this process may listen on; ${port} on ${host} is not permitted`
+          : `${hostVariable}: expected an address of this machine to listen on; ${host} cannot be used (${String(code)})`,
+      ),
     )
   }
 }

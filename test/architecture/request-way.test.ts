@@ -47,7 +47,7 @@ const filesOneRequestRuns = async (): Promise<ReadonlyArray<string>> => {
   // The service's own logger, writing its lines nowhere.
   const log = asLoggerPort(makePino('info', { write: () => undefined }))
   const started = await startService(config.right, log, () => undefined)
-  if (E.isLeft(started)) throw new Error(started.left)
+  if (E.isLeft(started)) throw new Error(started.left.message)
   const { url, close } = started.right
   const session = new Session()
   session.connect()

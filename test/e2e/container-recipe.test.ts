@@ -114,7 +114,8 @@ describe('the container recipe, its runtime steps run outside a container', func
     expect(program, 'node receives the signals itself').to.equal('node')
     // The image listens on every interface; a test listens on loopback only, on a free port.
     const service = startServiceProcess(
-      { ...env, HOST: '127.0.0.1', PORT: '0', PLANT_STORE_TOKENS: TOKEN, SHUTDOWN_DRAIN_MS: '1000' },
+      // The image is production: in memory only on purpose, as the README's docker run asks for it.
+      { ...env, HOST: '127.0.0.1', PORT: '0', PLANT_STORE_TOKENS: TOKEN, ALLOW_IN_MEMORY_STORAGE: 'on', SHUTDOWN_DRAIN_MS: '1000' },
       { argv: [process.execPath, ...rest], cwd: dir },
     )
     const healthcheck = args(runtime, 'HEALTHCHECK')[0] ?? ''
@@ -300,7 +301,7 @@ describe('the container recipe, built and run by a container engine', function (
     await run(engine, ['build', '-t', 'plant-store:test', ROOT], { maxBuffer: 64 * 1024 * 1024 })
     const { stdout: user } = await run(engine, ['run', '--rm', '--entrypoint', 'id', 'plant-store:test', '-u'])
     expect(user.trim()).not.to.equal('0')
-    const { stdout: id } = await run(engine, ['run', '-d', '-e', `PLANT_STORE_TOKENS=${TOKEN}`, '-p', '127.0.0.1::3000', 'plant-store:test'])
+    const { stdout: id } = await run(engine, ['run', '-d', '-e', `PLANT_STORE_TOKENS=${TOKEN}`, '-e', 'ALLOW_IN_MEMORY_STORAGE=on', '-p', '127.0.0.1::3000', 'plant-store:test'])
     const container = id.trim()
     try {
       const { stdout: mapped } = await run(engine, ['port', container, '3000'])

@@ -67,7 +67,8 @@ describe('the production install: npm ci --omit=dev and one node command', funct
   it('starts with one node command, stores a plant, and drains on SIGTERM with exit status 0', async function () {
     const [program = 'node', ...args] = START.split(' ')
     const service = startServiceProcess(
-      { PLANT_STORE_TOKENS: TOKEN, SHUTDOWN_DRAIN_MS: '0', NODE_ENV: 'production' },
+      // In memory on purpose: the install is under test here, not a database.
+      { PLANT_STORE_TOKENS: TOKEN, SHUTDOWN_DRAIN_MS: '0', NODE_ENV: 'production', ALLOW_IN_MEMORY_STORAGE: 'on' },
       { argv: [program === 'node' ? process.execPath : program, ...args], cwd: dir },
     )
     try {

@@ -136,7 +136,7 @@ describe('the service as npm start runs it', function () {
     await expectPlant(response, { name: 'x' })
   })
 
-  it('names PORT and exits 1 when the port is taken, without a stack trace', async function () {
+  it('says the port is in use, naming PORT, and exits 1 when the port is taken, without a stack trace', async function () {
     const holder = createServer()
     holder.listen(0, '127.0.0.1')
     await once(holder, 'listening')
@@ -144,7 +144,8 @@ describe('the service as npm start runs it', function () {
       const { port } = holder.address() as AddressInfo
       const service = startService({ PORT: String(port), PLANT_STORE_TOKENS: TOKEN })
       expect(await service.exited).to.equal(1)
-      expect(service.stderr()).to.include(`PORT: expected a port this process may listen on; ${port} on 127.0.0.1 is in use`)
+      expect(service.stderr()).to.match(new RegExp(`^plant-store: port in use\\n {2}PORT: port ${port} on 127\\.0\\.0\\.1 is in use by another process`))
+      expect(service.stderr(), 'a port in use is not a mistake in the settings').not.to.include('invalid configuration')
       expect(service.stderr()).to.not.match(/\n\s+at /)
     } finally {
       holder.close()

@@ -34,13 +34,19 @@ export interface DocumentedFeatures {
   readonly docsPage?: boolean
 }
 
+/**
+ * The version of the HTTP interface this document describes. It moves when the contract a client
+ * relies on does, not with the package's releases, which change much the interface does not show.
+ */
+const INTERFACE_VERSION = '1.0.0'
+
 const describeService = (basePath: string, limits: DocumentedLimits, { crossOrigin = false, docsPage = true }: DocumentedFeatures): OpenApiDocument => {
   const plants = `${basePath.replace(/\/+$/, '')}/plants`
   return {
     openapi: '3.1.0',
     info: {
       title: 'Plant Store',
-      version: '1.0.0',
+      version: INTERFACE_VERSION,
       description: [
         'A plant store interface with one operation, which creates a plant.',
         '',
