@@ -4,7 +4,7 @@ import { createPlantStoreClient } from 'plant-store/client'
 
 const client = createPlantStoreClient({
   baseUrl: process.env['PLANT_STORE_URL'] ?? 'http://127.0.0.1:3000',
-  token: process.env['PLANT_STORE_TOKEN'] ?? 'service-token-0123456789',
+  token: process.env['TOKEN'] ?? 'my-static-token-0123456789',
 })
 
 // The id travels as its exact digits: 2^63 - 1 arrives as 9223372036854775807, not rounded.
