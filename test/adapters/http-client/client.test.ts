@@ -138,7 +138,7 @@ describe('plant-store/client against the real service', function () {
       const invalid = expectLeftTag(await clientOf(url, { fetch: tampered.fetch }).createPlant({ id: 1n, name: 'x' })(), 'InvalidInput')
       expect(invalid.violations).to.deep.equal([
         { path: 'id', expected: 'an integer from -9223372036854775808 to 9223372036854775807, not a number with a fraction' },
-        { path: 'name', expected: 'a string' },
+        { path: 'name', expected: 'a string', missing: true },
         { path: 'tag', expected: 'a string, not null' },
       ])
     })
