@@ -147,8 +147,10 @@ describe('HTTP edge cases, answered as RFC 9110 and 9112 say', function () {
       })
     }
 
-    it('answers 415 to another coding', async function () {
-      await expectErrorDocument(await postPlant(app.url, body, { 'Content-Encoding': 'compress' }), 415)
+    it('answers 415 to another coding, naming the codings it reads and not the one sent', async function () {
+      const message = await expectErrorDocument(await postPlant(app.url, body, { 'Content-Encoding': 'x-lzw' }), 415)
+      expect(message).to.include('gzip, deflate, br')
+      expect(message).not.to.include('lzw')
     })
   })
 })
