@@ -192,8 +192,8 @@ const describeService = (basePath: string, limits: DocumentedLimits, { crossOrig
           },
         },
       },
-      [String(toErrorResponse(methodNotImplemented).status)]: errorResponse(CONNECT_REFUSED),
       ...transportErrorsBeside(),
+      [String(toErrorResponse(methodNotImplemented).status)]: errorResponse(CONNECT_REFUSED),
     },
     components: {
       schemas: {
