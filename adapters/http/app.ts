@@ -12,6 +12,7 @@ import { makeDecodeQueue } from './body/decode-queue.js'
 import { crossOrigin, type CrossOriginPolicy } from './request/cross-origin.js'
 import { type HttpObserver, type Logger, type RequestTracer, warningsToConsole } from './ports/telemetry.js'
 import { openApiDocument } from './openapi/document.js'
+import { openApiText } from './openapi/document-text.js'
 import { healthz, readyz } from './routes/probes.js'
 import { requestBoundary } from './request/boundary.js'
 import { represent, serveRepresentations } from './routes/fixed-representations.js'
@@ -104,7 +105,7 @@ export const createHttpApp = ({
   // The document never changes while the app lives: it is serialised once, not per request (an
   // unauthenticated client could otherwise make the service serialise 30 KB on every request).
   // It is compressed then too, and answered as the /docs files are: a strong ETag, and 304.
-  const documentJson = JSON.stringify(openApiDocument(basePath, { bodyLimitBytes }, { crossOrigin: crossOriginPolicy !== undefined, docsPage }))
+  const documentJson = openApiText(openApiDocument(basePath, { bodyLimitBytes }, { crossOrigin: crossOriginPolicy !== undefined, docsPage }))
   const documentAnswer = serveRepresentations(represent(JSON_CONTENT_TYPE, Buffer.from(documentJson), 'no-cache'))
   // Paths match exactly as written: /PLANTS and /plants/ are other paths, answered 404.
   const router = new Router({ sensitive: true, strict: true })

@@ -18,6 +18,7 @@ export type { BoundedServer, ExpectationListeners, HttpServerLimits } from './se
 export type { HttpObserver, Logger, RequestSpan, RequestTracer, TraceParent } from './ports/telemetry.js'
 export { warningsToConsole } from './ports/telemetry.js'
 export { openApiDocument } from './openapi/document.js'
+export { EXAMPLE_ID, openApiText } from './openapi/document-text.js'
 export type { OpenApiDocument } from './openapi/document-shape.js'
 export type { DocumentedLimits } from './openapi/error-answers.js'
 export type { DocumentedFeatures } from './openapi/document.js'
