@@ -11,7 +11,6 @@ const plants = createHttpApp({
   authenticator: makeStaticTokenAuthenticator([process.env['TOKEN'] ?? 'my-static-token-0123456789']),
   log: console, // any { info, warn, error }: one line per request, never a token
   basePath: '/plant-api', // POST /plant-api/plants; /openapi.json, /healthz and /readyz stay at the root
-  bodyLimitBytes: 64 * 1024,
 })
 const servePlants = plants.callback()
 

@@ -11,7 +11,6 @@ const plants = createHttpApp({
   authenticator: makeStaticTokenAuthenticator([process.env['TOKEN'] ?? 'my-static-token-0123456789']),
   log: console,
   basePath: '/plant-api',
-  bodyLimitBytes: 64 * 1024,
 })
 const servePlants = plants.callback()
 

@@ -426,7 +426,7 @@ describe('the package, installed as a user installs it', function () {
   it('shows each example in the README, verbatim or as an excerpt of its lines', function () {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
     const excerpts = new Map([...readme.matchAll(/<!-- excerpt: examples\/(\S+) -->\n```ts\n([\s\S]*?)```/g)].map(([, file = '', code = '']) => [file, code]))
-    expect([...excerpts.keys()]).to.deep.equal(['http-service.ts', 'koa-host.ts'])
+    expect([...excerpts.keys()]).to.deep.equal(['smallest-service.ts', 'http-service.ts', 'koa-host.ts', 'client.ts'])
     for (const example of EXAMPLES) {
       const lines = readFileSync(join(ROOT, 'examples', example), 'utf8').split('\n')
       const excerpt = excerpts.get(example)
