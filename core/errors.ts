@@ -1,9 +1,14 @@
 import type { PlantId } from './plant.js'
 
-/** One reason an input was refused: where (a field path such as `tag`) and what was expected. */
+/**
+ * One reason an input was refused: where (a field path such as `tag`), what was expected, and
+ * `missing` when nothing stood there at all, so a message can say the field is missing rather
+ * than wrong.
+ */
 export interface Violation {
   readonly path: string
   readonly expected: string
+  readonly missing?: true
 }
 
 /** The input does not describe a NewPlant. */

@@ -2,9 +2,9 @@ import type * as t from 'io-ts'
 import type { Violation } from './errors.js'
 
 /**
- * Turns io-ts decode errors into violations a client can act on: the field path and what was
- * expected. Unlike io-ts's PathReporter it never repeats the submitted value, which may be large
- * or private.
+ * Turns io-ts decode errors into violations a client can act on: the field path, what was
+ * expected, and whether the field was missing. Unlike io-ts's PathReporter it never repeats the
+ * submitted value, which may be large or private: of the value it tells only that there was none.
  */
 export const toViolations = (errors: t.Errors): ReadonlyArray<Violation> => {
   const seen = new Set<string>()
@@ -15,7 +15,7 @@ export const toViolations = (errors: t.Errors): ReadonlyArray<Violation> => {
     const key = `${path}\u0000${expected}`
     if (!seen.has(key)) {
       seen.add(key)
-      violations.push({ path, expected })
+      violations.push(path !== '' && error.value === undefined ? { path, expected, missing: true } : { path, expected })
     }
   }
   return violations

@@ -8,10 +8,9 @@ import { makeStaticTokenAuthenticator } from 'plant-store/adapters/static-tokens
 
 const plants = createHttpApp({
   plantStore: makeInMemoryPlantStore(),
-  authenticator: makeStaticTokenAuthenticator([process.env['PLANT_STORE_TOKEN'] ?? 'service-token-0123456789']),
+  authenticator: makeStaticTokenAuthenticator([process.env['TOKEN'] ?? 'my-static-token-0123456789']),
   log: console, // any { info, warn, error }: one line per request, never a token
   basePath: '/plant-api', // POST /plant-api/plants; /openapi.json, /healthz and /readyz stay at the root
-  bodyLimitBytes: 64 * 1024,
 })
 const servePlants = plants.callback()
 

@@ -8,10 +8,9 @@ import { makeStaticTokenAuthenticator } from 'plant-store/adapters/static-tokens
 
 const plants = createHttpApp({
   plantStore: makeInMemoryPlantStore(),
-  authenticator: makeStaticTokenAuthenticator([process.env['PLANT_STORE_TOKEN'] ?? 'service-token-0123456789']),
+  authenticator: makeStaticTokenAuthenticator([process.env['TOKEN'] ?? 'my-static-token-0123456789']),
   log: console,
   basePath: '/plant-api',
-  bodyLimitBytes: 64 * 1024,
 })
 const servePlants = plants.callback()
 

@@ -7,26 +7,32 @@ import type { Violation } from '../../core/index.js'
 
 const INVALID_NEW_PLANT = 'Invalid NewPlant: '
 const FIELD = /^`([^`]*)` must be (.+)$/s
+const MISSING_FIELD = /^`([^`]*)` is missing: it must be (.+)$/s
 const WHOLE_BODY = /^the request body must be (.+)$/s
 
 /**
- * The 400 message naming each wrong field: "Invalid NewPlant: `id` must be …; `name` must be …."
- * (`the request body must be …` when the body as a whole is wrong). Readable back when no path
- * holds a backtick and no expectation holds "; ", as the core's violations never do.
+ * The 400 message naming each wrong field: "Invalid NewPlant: `id` must be …; `name` is missing:
+ * it must be …." (`the request body must be …` when the body as a whole is wrong). Readable back
+ * when no path holds a backtick and no expectation holds "; ", as the core's violations never do.
  */
 export const invalidNewPlantMessage = (violations: ReadonlyArray<Violation>): string =>
-  `${INVALID_NEW_PLANT}${violations
-    .map(({ path, expected }) => (path === '' ? `the request body must be ${expected}` : `\`${path}\` must be ${expected}`))
-    .join('; ')}.`
+  `${INVALID_NEW_PLANT}${violations.map(fieldSentence).join('; ')}.`
+
+const fieldSentence = ({ path, expected, missing }: Violation): string => {
+  if (path === '') return `the request body must be ${expected}`
+  return missing === true ? `\`${path}\` is missing: it must be ${expected}` : `\`${path}\` must be ${expected}`
+}
 
 /** The violations an `invalidNewPlantMessage` names; undefined for any other 400 message. */
 export const violationsFromMessage = (message: string): ReadonlyArray<Violation> | undefined => {
   if (!message.startsWith(INVALID_NEW_PLANT) || !message.endsWith('.')) return undefined
   const violations: Violation[] = []
   for (const part of message.slice(INVALID_NEW_PLANT.length, -1).split('; ')) {
+    const missing = MISSING_FIELD.exec(part)
     const field = FIELD.exec(part)
     const whole = WHOLE_BODY.exec(part)
-    if (field?.[1] !== undefined && field[2] !== undefined) violations.push({ path: field[1], expected: field[2] })
+    if (missing?.[1] !== undefined && missing[2] !== undefined) violations.push({ path: missing[1], expected: missing[2], missing: true })
+    else if (field?.[1] !== undefined && field[2] !== undefined) violations.push({ path: field[1], expected: field[2] })
     else if (whole?.[1] !== undefined) violations.push({ path: '', expected: whole[1] })
     else return undefined
   }

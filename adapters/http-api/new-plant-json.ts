@@ -29,13 +29,17 @@ type Sent = 'missing' | 'integer' | 'fraction' | 'string' | 'true' | 'false' | '
  * reader made of the body: integers of up to 20 digits as bigints, every other number as a double.
  */
 export const jsonViolations = (sent: unknown, violations: ReadonlyArray<Violation>): ReadonlyArray<Violation> =>
-  violations.map(({ path, expected }) => ({ path, expected: inJsonTerms(expected, sentKind(valueAt(sent, path))) }))
+  violations.map(({ path, expected }) => {
+    const kind = sentKind(valueAt(sent, path))
+    const worded = inJsonTerms(expected, kind)
+    return kind === 'missing' && path !== '' ? { path, expected: worded, missing: true } : { path, expected: worded }
+  })
 
 const inJsonTerms = (expected: string, sent: Sent): string => {
   if (expected.startsWith(INT64_RANGE)) {
     switch (sent) {
       case 'missing':
-        return INT64_RANGE
+        return `a JSON number (${INT64_RANGE})`
       case 'integer':
         return `${INT64_RANGE}, not a number outside that range`
       case 'fraction':

@@ -34,6 +34,18 @@ export interface PlantStoreClient {
    * a request. A replay (the same plant again) answers the stored Plant, as the service does.
    */
   readonly createPlant: (plant: NewPlantFields) => TE.TaskEither<PlantStoreClientError, Plant>
+  /** The same calls, each started at once and answered as a Promise: still never rejected, every failure a `Left`. */
+  readonly promises: PlantStorePromiseClient
+}
+
+/**
+ * The client for code that awaits rather than composes tasks: `await client.promises.createPlant(x)`
+ * is `await client.createPlant(x)()`. The Promise resolves to an `Either` (`_tag` `'Right'` with
+ * the Plant, or `'Left'` with the error), and never rejects.
+ */
+export interface PlantStorePromiseClient {
+  /** Creates a plant, as `PlantStoreClient.createPlant` does, sending the request at once. */
+  readonly createPlant: (plant: NewPlantFields) => Promise<E.Either<PlantStoreClientError, Plant>>
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000
@@ -76,23 +88,22 @@ export const createPlantStoreClient = (options: PlantStoreClientOptions): PlantS
       TE.flatMapEither(E.flatMap((answer) => readAnswer(answer, plant.id, Date.now()))),
     )
 
-  return {
-    createPlant: (fields) =>
-      pipe(
-        TE.fromEither(
-          E.isLeft(token)
-            ? E.left(unauthenticated('Invalid', 'The client was given a token that is not an RFC 6750 bearer token.'))
-            : E.right(token.right),
-        ),
-        TE.flatMap((credential) =>
-          pipe(
-            // Checking waits until the task runs: building a TaskEither does no work.
-            TE.fromIOEither(() => newPlant(fields)),
-            TE.flatMap((plant) => post(plant, credential)),
-          ),
+  const createPlant = (fields: NewPlantFields): TE.TaskEither<PlantStoreClientError, Plant> =>
+    pipe(
+      TE.fromEither(
+        E.isLeft(token)
+          ? E.left(unauthenticated('Invalid', 'The client was given a token that is not an RFC 6750 bearer token.'))
+          : E.right(token.right),
+      ),
+      TE.flatMap((credential) =>
+        pipe(
+          // Checking waits until the task runs: building a TaskEither does no work.
+          TE.fromIOEither(() => newPlant(fields)),
+          TE.flatMap((plant) => post(plant, credential)),
         ),
       ),
-  }
+    )
+  return { createPlant, promises: { createPlant: (fields) => createPlant(fields)() } }
 }
 
 const plantsUrlOf = (baseUrl: string): string => {

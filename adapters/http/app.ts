@@ -10,8 +10,9 @@ import { MAX_TIMER_MS, wholeNumberOption } from '../option-bounds/index.js'
 import { makeJsonBodyReader } from './body/json-body.js'
 import { makeDecodeQueue } from './body/decode-queue.js'
 import { crossOrigin, type CrossOriginPolicy } from './request/cross-origin.js'
-import type { HttpObserver, Logger, RequestTracer } from './ports/telemetry.js'
+import { type HttpObserver, type Logger, type RequestTracer, warningsToConsole } from './ports/telemetry.js'
 import { openApiDocument } from './openapi/document.js'
+import { openApiText } from './openapi/document-text.js'
 import { healthz, readyz } from './routes/probes.js'
 import { requestBoundary } from './request/boundary.js'
 import { represent, serveRepresentations } from './routes/fixed-representations.js'
@@ -21,10 +22,17 @@ import { routeNotFound } from './errors/problems.js'
 /** An orchestrator probes every few seconds; one storage probe a second keeps its view fresh. */
 export const DEFAULT_READINESS_MAX_AGE_MS = 1000
 
+/** The service's own `BODY_LIMIT` default, so an embedded app refuses what the service refuses. */
+export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024
+
 export interface HttpAppDeps {
   readonly plantStore: PlantStore
   readonly authenticator: Authenticator
-  readonly log: Logger
+  /**
+   * Where the request lines go. `warningsToConsole` when absent: warnings and errors (a 500's
+   * cause, storage out of reach) on the console, the line of every answered request nowhere.
+   */
+  readonly log?: Logger
   /** Told of every finished request, for metrics; by default no one is. */
   readonly observer?: HttpObserver
   /**
@@ -32,10 +40,10 @@ export interface HttpAppDeps {
    * by default none is, and a `traceparent`'s trace id still reaches the request's log line.
    */
   readonly tracer?: RequestTracer
-  /** Path prefix standing for `{base_url}`'s path: '' or '/something' without a trailing slash. */
-  readonly basePath: string
-  /** Largest request body accepted, in bytes. */
-  readonly bodyLimitBytes: number
+  /** Path prefix standing for `{base_url}`'s path: '' or '/something' without a trailing slash; '' when absent. */
+  readonly basePath?: string
+  /** Largest request body accepted, in bytes; `DEFAULT_BODY_LIMIT_BYTES` (64 KiB) when absent. */
+  readonly bodyLimitBytes?: number
   /**
    * The longest a `POST /plants` may take from its headers to its answer, in milliseconds: every
    * stage after the headers is held to it. A body still arriving or decoding when it passes is
@@ -63,7 +71,8 @@ export interface HttpAppDeps {
 }
 
 /**
- * Builds the Koa app of the service. It does not listen: the caller serves it, through
+ * Builds the Koa app of the service from its two ports, `plantStore` and `authenticator`; every
+ * other option has a default. It does not listen: the caller serves it, through
  * `createHttpServer` or its own server. A `basePath` it cannot serve is a TypeError, and a number
  * that is not a whole number in its range (NaN, a string, a negative bound) a RangeError naming
  * the option, when the app is built: such a bound would otherwise bound nothing.
@@ -73,11 +82,11 @@ export interface HttpAppDeps {
 export const createHttpApp = ({
   plantStore,
   authenticator,
-  log,
+  log = warningsToConsole,
   observer,
   tracer,
-  basePath,
-  bodyLimitBytes,
+  basePath = '',
+  bodyLimitBytes = DEFAULT_BODY_LIMIT_BYTES,
   answerWithinMs,
   jsonLimits = DEFAULT_JSON_LIMITS,
   draining: drainingGiven,
@@ -96,7 +105,7 @@ export const createHttpApp = ({
   // The document never changes while the app lives: it is serialised once, not per request (an
   // unauthenticated client could otherwise make the service serialise 30 KB on every request).
   // It is compressed then too, and answered as the /docs files are: a strong ETag, and 304.
-  const documentJson = JSON.stringify(openApiDocument(basePath, { bodyLimitBytes }, { crossOrigin: crossOriginPolicy !== undefined, docsPage }))
+  const documentJson = openApiText(openApiDocument(basePath, { bodyLimitBytes }, { crossOrigin: crossOriginPolicy !== undefined, docsPage }))
   const documentAnswer = serveRepresentations(represent(JSON_CONTENT_TYPE, Buffer.from(documentJson), 'no-cache'))
   // Paths match exactly as written: /PLANTS and /plants/ are other paths, answered 404.
   const router = new Router({ sensitive: true, strict: true })

@@ -1,5 +1,5 @@
 // The public surface of the HTTP adapter, named export by export.
-export { createHttpApp, DEFAULT_READINESS_MAX_AGE_MS } from './app.js'
+export { createHttpApp, DEFAULT_BODY_LIMIT_BYTES, DEFAULT_READINESS_MAX_AGE_MS } from './app.js'
 export type { HttpAppDeps } from './app.js'
 export type { CrossOriginPolicy } from './request/cross-origin.js'
 export { isLiteralBasePath } from './routes/dispatch.js'
@@ -16,7 +16,9 @@ export {
 } from './server/http-server.js'
 export type { BoundedServer, ExpectationListeners, HttpServerLimits } from './server/http-server.js'
 export type { HttpObserver, Logger, RequestSpan, RequestTracer, TraceParent } from './ports/telemetry.js'
+export { warningsToConsole } from './ports/telemetry.js'
 export { openApiDocument } from './openapi/document.js'
+export { EXAMPLE_ID, openApiText } from './openapi/document-text.js'
 export type { OpenApiDocument } from './openapi/document-shape.js'
 export type { DocumentedLimits } from './openapi/error-answers.js'
 export type { DocumentedFeatures } from './openapi/document.js'

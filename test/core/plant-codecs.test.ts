@@ -197,7 +197,7 @@ describe('NewPlant codec', function () {
 
     it('names every wrong field at once', function () {
       expect(violationsOf({ name: 7, tag: null })).to.deep.equal([
-        { path: 'id', expected: INT64_EXPECTED },
+        { path: 'id', expected: INT64_EXPECTED, missing: true },
         { path: 'name', expected: STRING_EXPECTED },
         { path: 'tag', expected: STRING_EXPECTED },
       ])

@@ -52,6 +52,15 @@ describe('toViolations', function () {
     ])
   })
 
+  it('marks a field that is absent, or undefined, as missing, and one that holds a wrong value as not', function () {
+    expect(violationsFrom(NewPlant, { tag: 'aroid' })).to.deep.equal([
+      { path: 'id', expected: 'an integer from -9223372036854775808 to 9223372036854775807', missing: true },
+      { path: 'name', expected: 'a string', missing: true },
+    ])
+    expect(violationsFrom(NewPlant, { id: 1n, name: undefined })).to.deep.equal([{ path: 'name', expected: 'a string', missing: true }])
+    expect(violationsFrom(Garden, { plot: {} })).to.deep.equal([{ path: 'plot.bed', expected: 'a JSON object', missing: true }])
+  })
+
   it('calls a body that is not an object "a JSON object", with the empty path', function () {
     expect(violationsFrom(NewPlant, [])).to.deep.equal([{ path: '', expected: 'a JSON object' }])
   })

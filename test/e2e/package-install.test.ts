@@ -39,6 +39,7 @@ const BUNDLER = { module: 'ESNext', moduleResolution: 'Bundler' }
 
 const EXAMPLES = [
   'embedding.ts',
+  'smallest-service.ts',
   'http-service.ts',
   'koa-host.ts',
   'client.ts',
@@ -273,7 +274,7 @@ describe('the package, installed as a user installs it', function () {
     const token = 'example-token-0123456789'
     const service = spawn(process.execPath, ['out/http-service.js'], {
       cwd: fullDir(),
-      env: { PATH: process.env['PATH'] ?? '', PLANT_STORE_TOKEN: token },
+      env: { PATH: process.env['PATH'] ?? '', TOKEN: token },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     try {
@@ -287,7 +288,7 @@ describe('the package, installed as a user installs it', function () {
         })
         service.once('exit', () => reject(new Error(`the service example exited: ${output}`)))
       })
-      const env = { PLANT_STORE_URL: url, PLANT_STORE_TOKEN: token }
+      const env = { PLANT_STORE_URL: url, TOKEN: token }
       const created = "created { name: 'Monstera', tag: 'aroid' }\n"
       expect((await node(fullDir(), 'out/client.js', env)).stdout).to.equal(created)
       expect((await node(fullDir(), 'out/client.js', env)).stdout).to.equal(created)
@@ -306,7 +307,7 @@ describe('the package, installed as a user installs it', function () {
     const token = 'koa-host-token-0123456789'
     const host = spawn(process.execPath, ['out/koa-host.js'], {
       cwd: fullDir(),
-      env: { PATH: process.env['PATH'] ?? '', PLANT_STORE_TOKEN: token },
+      env: { PATH: process.env['PATH'] ?? '', TOKEN: token },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     try {
@@ -425,7 +426,7 @@ describe('the package, installed as a user installs it', function () {
   it('shows each example in the README, verbatim or as an excerpt of its lines', function () {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
     const excerpts = new Map([...readme.matchAll(/<!-- excerpt: examples\/(\S+) -->\n```ts\n([\s\S]*?)```/g)].map(([, file = '', code = '']) => [file, code]))
-    expect([...excerpts.keys()]).to.deep.equal(['http-service.ts', 'koa-host.ts'])
+    expect([...excerpts.keys()]).to.deep.equal(['smallest-service.ts', 'http-service.ts', 'koa-host.ts', 'client.ts'])
     for (const example of EXAMPLES) {
       const lines = readFileSync(join(ROOT, 'examples', example), 'utf8').split('\n')
       const excerpt = excerpts.get(example)

@@ -24,9 +24,12 @@ export const makeMemoryLogger = (): Logger & { readonly lines: ReadonlyArray<Rec
   return { lines, info: entry('info'), warn: entry('warn'), error: entry('error') }
 }
 
+/** The options a test app was built with, the defaulted ones spelled out so a test can read them. */
+export type TestAppDeps = HttpAppDeps & Required<Pick<HttpAppDeps, 'log' | 'basePath' | 'bodyLimitBytes'>>
+
 export interface TestApp {
   readonly url: string
-  readonly deps: HttpAppDeps
+  readonly deps: TestAppDeps
   readonly log: ReturnType<typeof makeMemoryLogger>
   readonly close: () => Promise<void>
 }
@@ -40,7 +43,7 @@ export const startTestApp = async (
   limits: Partial<HttpServerLimits> = {},
 ): Promise<TestApp> => {
   const log = makeMemoryLogger()
-  const deps: HttpAppDeps = {
+  const deps: TestAppDeps = {
     plantStore: makeInMemoryPlantStore(),
     authenticator: makeStaticTokenAuthenticator([TOKEN]),
     log,
@@ -71,7 +74,7 @@ export const startTestApp = async (
 /** The app of the test running now, served as `startTestApp` serves it. */
 export interface TestAppFixture {
   readonly url: string
-  readonly deps: HttpAppDeps
+  readonly deps: TestAppDeps
   readonly log: TestApp['log']
   /** Closes this test's app and serves another in its place, for a test that needs other settings. */
   readonly restart: (overrides?: Partial<HttpAppDeps>, limits?: Partial<HttpServerLimits>) => Promise<void>

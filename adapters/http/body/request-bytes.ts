@@ -46,7 +46,7 @@ export const readRequestBytes = (
   if (req.destroyed || req.readableAborted) return Promise.resolve(E.left(serverAnswered() ?? truncated))
   const decoded = coding === 'identity' ? undefined : supportedCodingOf(coding)
   if (coding !== 'identity' && decoded === undefined) {
-    return Promise.resolve(E.left(unsupportedMediaType('The Content-Encoding of the request body is not supported.')))
+    return Promise.resolve(E.left(unsupportedCoding))
   }
   if (!req.readable) return Promise.resolve(E.left(unexpectedFailure(new Error('the request body is not readable'))))
   if (decoded === undefined) return readBytes(req, limitBytes, limitBytes, length, serverAnswered, deadline)
@@ -115,8 +115,14 @@ const readBytes = (
     req.on('data', onData)
   })
 
-const supportedCodingOf = (coding: string): ContentCoding | undefined =>
-  coding === 'gzip' || coding === 'deflate' || coding === 'br' ? coding : undefined
+const SUPPORTED_CODINGS: ReadonlyArray<ContentCoding> = ['gzip', 'deflate', 'br']
+
+const supportedCodingOf = (coding: string): ContentCoding | undefined => SUPPORTED_CODINGS.find((supported) => supported === coding)
+
+// Named in the answer, so a client learns what to send instead; the coding it sent is not repeated.
+const unsupportedCoding = unsupportedMediaType(
+  `The Content-Encoding of the request body is not supported: send it uncompressed or coded with one of ${SUPPORTED_CODINGS.join(', ')}.`,
+)
 
 // What gzip, deflate or br may add to data that does not compress (headers, block framing).
 const CODING_OVERHEAD_BYTES = 1024

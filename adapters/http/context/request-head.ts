@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import { isIPv6 } from 'node:net'
 import * as E from 'fp-ts/lib/Either.js'
 import { BearerToken, unauthenticated, type Unauthenticated } from '../../../core/index.js'
-import { expectationFailed, malformedRequest, type RequestProblem } from '../errors/problems.js'
+import { expectationFailed, malformedRequest, unknownTransferCoding, type RequestProblem } from '../errors/problems.js'
 import { soleListMember } from './list-members.js'
 
 /**
@@ -36,7 +36,7 @@ export const readRequestHead = (req: IncomingMessage): RequestHead => {
     } else if (field.length === CONTENT_TYPE.length && field.toLowerCase() === CONTENT_TYPE) contentTypeLines += 1
   }
   return {
-    refusal: requestLineProblem(req) ?? hostProblem(req, hostLines) ?? expectationProblem(req),
+    refusal: requestLineProblem(req) ?? hostProblem(req, hostLines) ?? transferCodingProblem(req) ?? expectationProblem(req),
     authorizationLines,
     contentTypeLines,
   }
@@ -64,6 +64,21 @@ const requestLineProblem = (req: IncomingMessage): RequestProblem | undefined =>
 const hostProblem = (req: IncomingMessage, hostLines: number): RequestProblem | undefined => {
   const host = req.headers.host
   return hostLines > 1 || (host === undefined ? req.httpVersionMinor >= 1 : !isHostAndPort(host)) ? malformedRequest : undefined
+}
+
+/**
+ * Refuses a request whose `Transfer-Encoding` the server cannot read, as RFC 9112 section 6
+ * says: 400 when `chunked` is not the last coding (the body's end cannot be found), 501 when a
+ * coding before it is one the server does not decode (`gzip, chunked`). Node's parser reads the
+ * chunks and hands the body on still coded, which would be read as JSON and refused for the
+ * wrong reason.
+ */
+const transferCodingProblem = (req: IncomingMessage): RequestProblem | undefined => {
+  const field = req.headers['transfer-encoding']
+  if (field === undefined) return undefined
+  const codings = field.split(',').map((coding) => coding.trim().toLowerCase())
+  if (codings.at(-1) !== 'chunked') return malformedRequest
+  return codings.length === 1 ? undefined : unknownTransferCoding
 }
 
 /**

@@ -56,6 +56,13 @@ export const toErrorResponse = (problem: Problem): ErrorAnswer => {
       return answer(431, 'The request headers are too large.')
     case 'MethodNotImplemented':
       return answer(501, 'This service is not a proxy: CONNECT is not supported; /openapi.json lists the operations.')
+    case 'UnknownMethod':
+      return answer(501, 'This service does not implement the request method: send GET, HEAD or POST, as /openapi.json lists them for each path.')
+    case 'UnknownTransferCoding':
+      return answer(
+        501,
+        'The only transfer coding this service reads is chunked: send the body with Transfer-Encoding: chunked alone, or with a Content-Length, and compress it with Content-Encoding (gzip, deflate, br).',
+      )
     case 'ShuttingDown':
       return answer(503, unavailableMessage('ShuttingDown'), { 'Retry-After': '1' })
     case 'DecodersBusy':

@@ -11,6 +11,8 @@ export type RequestProblem =
   | { readonly _tag: 'RequestTimeout' }
   | { readonly _tag: 'ExpectationFailed' }
   | { readonly _tag: 'MethodNotImplemented' }
+  | { readonly _tag: 'UnknownMethod' }
+  | { readonly _tag: 'UnknownTransferCoding' }
   | { readonly _tag: 'ShuttingDown' }
   | { readonly _tag: 'DecodersBusy' }
   | { readonly _tag: 'ConnectionsOverShare' }
@@ -30,6 +32,10 @@ export const headersTooLarge: RequestProblem = { _tag: 'HeadersTooLarge' }
 export const requestTimeout: RequestProblem = { _tag: 'RequestTimeout' }
 export const expectationFailed: RequestProblem = { _tag: 'ExpectationFailed' }
 export const methodNotImplemented: RequestProblem = { _tag: 'MethodNotImplemented' }
+/** A method Node's parser knows no server to implement (`BREW`): RFC 9110 section 9.1 answers it 501. */
+export const unknownMethod: RequestProblem = { _tag: 'UnknownMethod' }
+/** A transfer coding before the final `chunked` that the server cannot decode: RFC 9112 section 6.1 answers it 501. */
+export const unknownTransferCoding: RequestProblem = { _tag: 'UnknownTransferCoding' }
 export const shuttingDown: RequestProblem = { _tag: 'ShuttingDown' }
 export const decodersBusy: RequestProblem = { _tag: 'DecodersBusy' }
 export const connectionsOverShare: RequestProblem = { _tag: 'ConnectionsOverShare' }

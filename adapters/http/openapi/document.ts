@@ -8,6 +8,7 @@ import type { OpenApiDocument } from './document-shape.js'
 import { CONNECT_REFUSED, errorAnswersWithin, errorResponse, transportErrorsBeside, type DocumentedLimits } from './error-answers.js'
 import { pathItem, preflight, probeResponse, serviceGet, WELL_FORMED } from './path-items.js'
 import { withRequestIds } from './request-ids.js'
+import { EXAMPLE_ID_AS_DOUBLE } from './document-text.js'
 
 // What /openapi.json and the /docs files answer alike (routes/fixed-representations.ts).
 const STRONG_ETAG = { description: 'A strong ETag of this representation.', required: true, schema: { type: 'string' } } as const
@@ -86,7 +87,7 @@ const describeService = (basePath: string, limits: DocumentedLimits, { crossOrig
             content: {
               'application/json': {
                 schema: { $ref: '#/components/schemas/NewPlant' },
-                example: { id: 10, name: 'Monstera deliciosa', tag: 'houseplant' },
+                example: { id: EXAMPLE_ID_AS_DOUBLE, name: 'Monstera deliciosa', tag: 'houseplant' },
               },
               // Any JSON media type (RFC 6839's structured syntax suffix) is read as JSON.
               'application/*+json': { schema: { $ref: '#/components/schemas/NewPlant' } },
@@ -198,8 +199,8 @@ const describeService = (basePath: string, limits: DocumentedLimits, { crossOrig
           },
         },
       },
-      [String(toErrorResponse(methodNotImplemented).status)]: errorResponse(CONNECT_REFUSED),
       ...transportErrorsBeside(),
+      [String(toErrorResponse(methodNotImplemented).status)]: errorResponse(CONNECT_REFUSED),
     },
     components: {
       schemas: {
@@ -217,7 +218,7 @@ const describeService = (basePath: string, limits: DocumentedLimits, { crossOrig
                 'It is kept exactly, beyond 2^53 too: 9007199254740993 and 9007199254740992 are two ' +
                 'plants. A number is an integer when its exact value is one (1.0 is, 1.5 is not). ' +
                 'Clients whose JSON numbers are doubles (JavaScript) must write it without rounding.',
-              examples: [10],
+              examples: [EXAMPLE_ID_AS_DOUBLE],
             },
             name: { $ref: '#/components/schemas/Name' },
             tag: { $ref: '#/components/schemas/Tag' },

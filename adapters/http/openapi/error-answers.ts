@@ -24,6 +24,8 @@ import {
   malformedBody,
   malformedRequest,
   methodNotImplemented,
+  unknownMethod,
+  unknownTransferCoding,
   payloadTooLarge,
   requestTimeout,
   shuttingDown,
@@ -127,6 +129,12 @@ export const ERROR_ANSWERS = {
     problems: [expectationFailed],
     description: 'The request has an `Expect` header other than `100-continue`, the only expectation this service meets.',
   },
+  NotImplemented: {
+    problems: [unknownTransferCoding, unknownMethod],
+    description:
+      'The request names a transfer coding before `chunked` that the service does not decode (`gzip, chunked`), or a method ' +
+      'no server here implements (`BREW`). The connection is closed.',
+  },
   HeadersTooLarge: {
     problems: [headersTooLarge],
     description: 'The request headers are larger than the server reads. The connection is closed.',
@@ -143,8 +151,10 @@ export const ERROR_ANSWERS = {
 // A CONNECT names an authority, not a path: its answer stands beside unknown paths, written out
 // there (a component referred to from an extension only counts as unused to the linters).
 export const CONNECT_REFUSED: ErrorAnswer = {
-  problems: [methodNotImplemented],
-  description: 'A CONNECT request: this service is not a proxy. The connection is closed.',
+  problems: [methodNotImplemented, unknownMethod, unknownTransferCoding],
+  description:
+    'A CONNECT request (this service is not a proxy), a method no server here implements (`BREW`), or a transfer coding ' +
+    'before `chunked` that the service does not decode. The connection is closed.',
 }
 
 export interface ErrorAnswer {
@@ -179,7 +189,7 @@ export const errors = (...names: ReadonlyArray<ErrorAnswerName>): OpenApi.Respon
 export const statusOf = (name: ErrorAnswerName): string => String(toErrorResponse(ERROR_ANSWERS[name].problems[0]).status)
 
 // What any request may get from Node's HTTP parser, the Host check or the connection shares, whatever its operation.
-const TRANSPORT: ReadonlyArray<ErrorAnswerName> = ['NotWellFormed', 'RequestTimeout', 'ExpectationFailed', 'HeadersTooLarge', 'OverConnectionShare']
+const TRANSPORT: ReadonlyArray<ErrorAnswerName> = ['NotWellFormed', 'RequestTimeout', 'ExpectationFailed', 'HeadersTooLarge', 'NotImplemented', 'OverConnectionShare']
 export const transportErrorsBeside = (...names: ReadonlyArray<ErrorAnswerName>): OpenApi.ResponsesObject => {
   const taken = new Set(names.map(statusOf))
   return errors(...names, ...TRANSPORT.filter((name) => !taken.has(statusOf(name))))

@@ -5,6 +5,18 @@
 // The logger port is the core's, shared with the app that composes the adapter; the adapter calls
 // it inside a try: a logger that throws loses its line, never the request.
 export type { Logger } from '../../../core/index.js'
+import type { Logger } from '../../../core/index.js'
+
+/**
+ * The log an app gets when given none: what needs someone's attention (a 500's cause, storage
+ * out of reach) goes to `console.warn` and `console.error`; the line of each answered request is
+ * dropped, since a library that prints a line per request by default floods its host's output.
+ */
+export const warningsToConsole: Logger = {
+  info: () => {},
+  warn: (message, fields) => console.warn(message, fields ?? {}),
+  error: (message, fields) => console.error(message, fields ?? {}),
+}
 
 /**
  * Where the HTTP adapter reports each finished request, for metrics. `route` is the route

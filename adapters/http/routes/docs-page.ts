@@ -25,19 +25,22 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ')
 
+// Every URL the page loads is relative to where it was served, so it works wherever the app is
+// mounted: under koa-mount or behind a proxy that strips a prefix, /prefix/docs loads
+// /prefix/docs/swagger-ui.css and /prefix/openapi.json, which reach this app.
 const PAGE = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Plant Store API reference</title>
-<link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
-<link rel="stylesheet" href="/docs/swagger-ui.css">
+<link rel="icon" type="image/png" href="docs/favicon-32x32.png">
+<link rel="stylesheet" href="docs/swagger-ui.css">
 </head>
 <body>
 <div id="docs"></div>
-<script src="/docs/swagger-ui-bundle.js"></script>
-<script src="/docs/docs.js"></script>
+<script src="docs/swagger-ui-bundle.js"></script>
+<script src="docs/docs.js"></script>
 </body>
 </html>
 `
@@ -46,7 +49,7 @@ const PAGE = `<!doctype html>
 // swagger.io, so it is off; every operation is shown expanded, with its responses.
 const INITIALISER = `window.addEventListener('load', function () {
   window.ui = SwaggerUIBundle({
-    url: '/openapi.json',
+    url: new URL('openapi.json', document.baseURI).href,
     dom_id: '#docs',
     validatorUrl: null,
     docExpansion: 'full',

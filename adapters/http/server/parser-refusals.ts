@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { STATUS_CODES, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { toErrorResponse } from '../errors/error-response.js'
-import { headersTooLarge, malformedRequest, requestTimeout, type RequestProblem } from '../errors/problems.js'
+import { headersTooLarge, malformedRequest, requestTimeout, unknownMethod, type RequestProblem } from '../errors/problems.js'
 import type { SocketFacts } from './connections.js'
 
 /**
@@ -13,9 +13,12 @@ import type { SocketFacts } from './connections.js'
  * answering closes the connection: a listener that threw here would end the process, at the will
  * of anyone who can send bytes.
  */
+/** What Node's parser hands the 'clientError' listener: its code, and the bytes it could not parse. */
+type ParserError = Error & { code?: string; rawPacket?: unknown; bytesParsed?: unknown }
+
 export const answerClientErrors =
   (factsOf: (socket: Duplex) => SocketFacts | undefined) =>
-  (error: Error & { code?: string }, socket: Duplex): void => {
+  (error: ParserError, socket: Duplex): void => {
     try {
       answerClientError(error, socket, factsOf(socket))
     } catch {
@@ -23,7 +26,7 @@ export const answerClientErrors =
     }
   }
 
-const answerClientError = (error: Error & { code?: string }, socket: Duplex, facts: SocketFacts | undefined): void => {
+const answerClientError = (error: ParserError, socket: Duplex, facts: SocketFacts | undefined): void => {
   const inFlight = facts?.owed[0]
   const response = inFlight?.response
   // Bytes after a request that asked to close the connection: its answer, if still owed, goes
@@ -32,7 +35,7 @@ const answerClientError = (error: Error & { code?: string }, socket: Duplex, fac
     if (response === undefined || response.writableFinished) socket.destroy()
     return
   }
-  const problem = problemOf(error.code)
+  const problem = problemOf(error)
   if (problem === undefined) {
     socket.destroy()
     return
@@ -89,9 +92,23 @@ export const answerOnResponse = (res: ServerResponse, problem: RequestProblem): 
 }
 
 // A reset or a closed socket has no one left to answer.
-const problemOf = (code: string | undefined): RequestProblem | undefined => {
+const problemOf = ({ code, rawPacket, bytesParsed }: ParserError): RequestProblem | undefined => {
   if (code === 'ECONNRESET' || code === 'EPIPE') return undefined
   if (code === 'HPE_HEADER_OVERFLOW') return headersTooLarge
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return requestTimeout
+  if (code === 'HPE_INVALID_METHOD' && isRequestLine(rawPacket, bytesParsed)) return unknownMethod
   return malformedRequest
+}
+
+// Node's parser calls any first word it does not know an invalid method, bytes that are no
+// request at all included: only a request line of HTTP's form names a method the server lacks.
+// The packet is what the socket read, requests before the refused one included; the refused line
+// is the one holding the byte the parser stopped at, and at most 8 KiB of it is looked at.
+const REQUEST_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ [!-~]+ HTTP\/1\.[01]\r?\n/
+const LONGEST_LINE_LOOKED_AT = 8 * 1024
+
+const isRequestLine = (packet: unknown, stoppedAt: unknown): boolean => {
+  if (!Buffer.isBuffer(packet) || typeof stoppedAt !== 'number') return false
+  const start = packet.lastIndexOf(0x0a, stoppedAt - 1) + 1
+  return REQUEST_LINE.test(packet.subarray(start, start + LONGEST_LINE_LOOKED_AT).toString('latin1'))
 }

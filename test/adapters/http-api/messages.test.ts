@@ -19,11 +19,18 @@ import { decodeNewPlant, type Violation } from '../../../core/index.js'
 // What the service writes, read back as the client reads it: each message's reader beside its
 // writer, and read(write(x)) = x for every x the writer is given.
 
-// A violation as the core can make one: a path of field names, an expectation in words.
-const violation: fc.Arbitrary<Violation> = fc.record({
-  path: fc.oneof(fc.constant(''), fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_.[\]]{0,20}$/)),
-  expected: fc.string({ minLength: 1, unit: 'grapheme' }).filter((text) => !text.includes('; ') && text.trim() === text),
-})
+// A violation as the core can make one: a path of field names, an expectation in words, and for
+// a field (never the whole body) perhaps the mark that it was missing.
+const violation: fc.Arbitrary<Violation> = fc
+  .record(
+    {
+      path: fc.oneof(fc.constant(''), fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_.[\]]{0,20}$/)),
+      expected: fc.string({ minLength: 1, unit: 'grapheme' }).filter((text) => !text.includes('; ') && text.trim() === text),
+      missing: fc.constant(true as const),
+    },
+    { requiredKeys: ['path', 'expected'] },
+  )
+  .map(({ path, expected, missing }) => (path === '' || missing === undefined ? { path, expected } : { path, expected, missing }))
 
 describe('the HTTP API module', function () {
   describe('the 400 that names fields', function () {
@@ -59,6 +66,15 @@ describe('the HTTP API module', function () {
             for (const { expected } of worded) expect(expected).not.to.match(/bigint|JS number/)
           }
         }),
+      )
+    })
+
+    it('says a missing field is missing, and what it must be', function () {
+      const sent = { name: 'Fern' }
+      const decoded = decodeNewPlant(sent)
+      if (E.isRight(decoded) || decoded.left._tag !== 'InvalidInput') return expect.fail('a NewPlant without an id is refused')
+      expect(invalidNewPlantMessage(jsonViolations(sent, decoded.left.violations))).to.equal(
+        'Invalid NewPlant: `id` is missing: it must be a JSON number (an integer from -9223372036854775808 to 9223372036854775807).',
       )
     })
 

@@ -3,7 +3,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { once } from 'node:events'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { makeInMemoryPlantStore } from '../../../adapters/in-memory/index.js'
+import { makeInMemoryPlantStore, type InMemoryPlantStore } from '../../../adapters/in-memory/index.js'
 import { createPlantStoreClient, type PlantStoreClient } from '../../../adapters/http-client/index.js'
 import { authenticationUnavailable, INT64_MAX, insufficientScope, type PlantStore } from '../../../core/index.js'
 import { expectLeftTag, expectRight } from '../../support/either.js'
@@ -130,6 +130,21 @@ describe('plant-store/client against the real service', function () {
     })
   })
 
+  describe('the Promise form, client.promises', function () {
+    it('creates a plant when called, without a task to run, and answers its refusals as a Left, never a rejection', async function () {
+      const { url } = await serve()
+      const client = clientOf(url)
+      const pending = client.promises.createPlant({ id: 9007199254740993n, name: 'Monstera' })
+      expect(pending).to.be.instanceOf(Promise)
+      expect(await pending).to.deep.equal(E.right({ name: 'Monstera' }))
+      expect((app?.deps.plantStore as InMemoryPlantStore).find(9007199254740993n)).to.deep.equal(plant(9007199254740993n, 'Monstera'))
+      const conflict = await client.promises.createPlant({ id: 9007199254740993n, name: 'Fern' })
+      expect(E.isLeft(conflict) && conflict.left._tag).to.equal('PlantConflict')
+      const unreachable = await createPlantStoreClient({ baseUrl: 'http://127.0.0.1:1', token: TOKEN }).promises.createPlant({ id: 1n, name: 'x' })
+      expect(E.isLeft(unreachable) && unreachable.left._tag).to.equal('TransportFailure')
+    })
+  })
+
   describe('each error status becomes its domain error', function () {
     it('400: InvalidInput with the fields the service named', async function () {
       const { url } = await serve()
@@ -138,7 +153,7 @@ describe('plant-store/client against the real service', function () {
       const invalid = expectLeftTag(await clientOf(url, { fetch: tampered.fetch }).createPlant({ id: 1n, name: 'x' })(), 'InvalidInput')
       expect(invalid.violations).to.deep.equal([
         { path: 'id', expected: 'an integer from -9223372036854775808 to 9223372036854775807, not a number with a fraction' },
-        { path: 'name', expected: 'a string' },
+        { path: 'name', expected: 'a string', missing: true },
         { path: 'tag', expected: 'a string, not null' },
       ])
     })

@@ -1,6 +1,9 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { expect } from 'chai'
 import fc from 'fast-check'
+import * as E from 'fp-ts/lib/Either.js'
+import { parseExactJson } from '../../../../adapters/exact-json/index.js'
+import { openApiText } from '../../../../adapters/http/openapi/document-text.js'
 import {
   expectationFailed,
   headersTooLarge,
@@ -8,6 +11,8 @@ import {
   malformedRequest,
   methodNotAllowed,
   methodNotImplemented,
+  unknownMethod,
+  unknownTransferCoding,
   payloadTooLarge,
   requestTimeout,
   routeNotFound,
@@ -55,6 +60,8 @@ const EVERY_PROBLEM: { readonly [Tag in Problem['_tag']]: Extract<Problem, { _ta
   UnexpectedFailure: unexpectedFailure(new Error('bug')) as Extract<Problem, { _tag: 'UnexpectedFailure' }>,
   ExpectationFailed: expectationFailed as Extract<Problem, { _tag: 'ExpectationFailed' }>,
   MethodNotImplemented: methodNotImplemented as Extract<Problem, { _tag: 'MethodNotImplemented' }>,
+  UnknownMethod: unknownMethod as Extract<Problem, { _tag: 'UnknownMethod' }>,
+  UnknownTransferCoding: unknownTransferCoding as Extract<Problem, { _tag: 'UnknownTransferCoding' }>,
   ShuttingDown: shuttingDown as Extract<Problem, { _tag: 'ShuttingDown' }>,
   DecodersBusy: decodersBusy as Extract<Problem, { _tag: 'DecodersBusy' }>,
   ConnectionsOverShare: connectionsOverShare as Extract<Problem, { _tag: 'ConnectionsOverShare' }>,
@@ -120,12 +127,27 @@ describe('the OpenAPI document', function () {
       expect(JSON.stringify(result.errors)).to.include('#/components/responses/Missing')
     })
 
+    it('shows an id above 2^53 in its examples, served with its exact digits', async function () {
+      const app = await startTestApp()
+      try {
+        const text = await (await fetch(`${app.url}/openapi.json`)).text()
+        const exact = parseExactJson(text)
+        if (E.isLeft(exact)) return expect.fail(exact.left)
+        const served = exact.right as { paths: Record<string, { post: { requestBody: { content: Record<string, { example: { id: unknown } }> } } }>; components: { schemas: { NewPlant: { properties: { id: { examples: unknown[] } } } } } }
+        expect(served.paths['/plants']?.post.requestBody.content['application/json']?.example.id).to.equal(9007199254740993n)
+        expect(served.components.schemas.NewPlant.properties.id.examples).to.deep.equal([9007199254740993n])
+        expect(text).to.include('9007199254740993 and 9007199254740992 are two')
+      } finally {
+        await app.close()
+      }
+    })
+
     it('is served at GET /openapi.json as built for the base path the app runs under', async function () {
       for (const basePath of ['', '/api/v1']) {
         const app = await startTestApp({ basePath })
         try {
           const served: unknown = await (await fetch(`${app.url}/openapi.json`)).json()
-          expect(served).to.deep.equal(JSON.parse(JSON.stringify(openApiDocument(basePath, { bodyLimitBytes: TEST_BODY_LIMIT_BYTES }))))
+          expect(served).to.deep.equal(JSON.parse(openApiText(openApiDocument(basePath, { bodyLimitBytes: TEST_BODY_LIMIT_BYTES }))))
           expect(Object.keys((served as OpenApiDocument).paths)).to.include(`${basePath}/plants`)
         } finally {
           await app.close()

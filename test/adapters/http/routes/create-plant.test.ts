@@ -138,7 +138,9 @@ describe('POST /plants', function () {
         ['{"id":9223372036854775808,"name":"x"}', `\`id\` must be ${RANGE}, not a number outside that range.`],
         ['{"id":123456789012345678901,"name":"x"}', `\`id\` must be ${RANGE}, not a number outside that range.`],
         ['{"id":-1e400,"name":"x"}', `\`id\` must be ${RANGE}, not a number outside that range.`],
-        ['{"name":"x"}', `\`id\` must be ${RANGE}.`],
+        ['{"name":"x"}', `\`id\` is missing: it must be a JSON number (${RANGE}).`],
+        ['{"id":1}', '`name` is missing: it must be a string.'],
+        ['{}', `\`id\` is missing: it must be a JSON number (${RANGE}); \`name\` is missing: it must be a string.`],
         ['{"id":1,"name":5,"tag":{"a":1}}', '`name` must be a string, not a number; `tag` must be a string, not an object.'],
         ['[{"id":1,"name":"x"}]', 'the request body must be a JSON object, not an array.'],
       ]

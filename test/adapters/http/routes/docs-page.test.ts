@@ -1,9 +1,15 @@
 import { expect } from 'chai'
+import { once } from 'node:events'
 import { mkdirSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { useBrowser } from '../../../support/browser.js'
-import { startTestApp, type TestApp } from '../../../support/http-app.js'
+import { createHttpApp } from '../../../../adapters/http/index.js'
+import { makeInMemoryPlantStore } from '../../../../adapters/in-memory/index.js'
+import { makeStaticTokenAuthenticator } from '../../../../adapters/static-tokens/index.js'
+import { startTestApp, TOKEN, type TestApp } from '../../../support/http-app.js'
 
 const ARTIFACTS = fileURLToPath(new URL('../../../../test-artifacts/', import.meta.url))
 
@@ -68,5 +74,42 @@ describe('the /docs page in a headless browser', function () {
 
     expect(problems).to.deep.equal([])
     expect([...hosts]).to.deep.equal([origin.host])
+  })
+})
+
+describe('the /docs page under a prefix its app does not know', function () {
+  this.timeout(60_000)
+  const browser = useBrowser('the /docs page under a prefix its app does not know')
+
+  it('loads its files and the document through the prefix, as behind koa-mount or a prefix-stripping proxy', async function () {
+    const app = createHttpApp({ plantStore: makeInMemoryPlantStore(), authenticator: makeStaticTokenAuthenticator([TOKEN]) })
+    const serveApp = app.callback()
+    const seen: string[] = []
+    // What koa-mount and a stripping proxy both do: the app sees the path without the prefix.
+    const server = createServer((request, response) => {
+      seen.push(request.url ?? '')
+      if (request.url?.startsWith('/prefix/') === true) {
+        request.url = request.url.slice('/prefix'.length)
+        void serveApp(request, response)
+      } else response.writeHead(404).end()
+    })
+    server.listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    try {
+      const page = await browser.context().newPage()
+      const failed: string[] = []
+      page.on('requestfailed', (request) => failed.push(request.url()))
+      page.on('response', (response) => {
+        if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`)
+      })
+      await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/prefix/docs`)
+      await page.locator('.opblock-post').filter({ hasText: '/plants' }).waitFor({ state: 'visible' })
+      await page.close()
+      expect(failed).to.deep.equal([])
+      expect(seen).to.include.members(['/prefix/docs', '/prefix/docs/swagger-ui.css', '/prefix/docs/swagger-ui-bundle.js', '/prefix/docs/docs.js', '/prefix/openapi.json'])
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
   })
 })

@@ -28,6 +28,44 @@ describe('HTTP edge cases, answered as RFC 9110 and 9112 say', function () {
     expect(response.headers['connection']).to.equal('close')
   })
 
+  it('answers a method no server implements (BREW) with 501 and an Error document naming the methods to send, and closes', async function () {
+    for (const path of ['/plants', '/nowhere']) {
+      const received = await exchange(`BREW ${path} HTTP/1.1\r\nHost: test\r\n\r\n`)
+      const response = expectOneRawErrorDocument(received, 501)
+      expect(response.headers['connection']).to.equal('close')
+      expect(JSON.parse(response.body)).to.have.property('message').that.includes('GET, HEAD or POST')
+    }
+  })
+
+  it('answers 501 to a BREW pipelined behind a request, after that request', async function () {
+    const received = await exchange('GET /healthz HTTP/1.1\r\nHost: test\r\n\r\nBREW /plants HTTP/1.1\r\nHost: test\r\n\r\n')
+    expect(finalResponses(received).map((response) => response.status)).to.deep.equal([200, 501])
+  })
+
+  it('answers 400, not 501, to bytes that are no request line at all', async function () {
+    expectOneRawErrorDocument(await exchange('not http at all\r\n\r\n'), 400)
+  })
+
+  it('answers a method Node knows but no route takes (PROPFIND) with 405 on a known path and 404 elsewhere', async function () {
+    expectOneRawErrorDocument(await exchange('PROPFIND /plants HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n'), 405)
+    expectOneRawErrorDocument(await exchange('PROPFIND /nowhere HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n'), 404)
+  })
+
+  it('answers a transfer coding before chunked that it does not decode (gzip, chunked) with 501, unread, and closes', async function () {
+    const received = await exchange(
+      `POST /plants HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\n` +
+        'Transfer-Encoding: gzip, chunked\r\n\r\n5\r\nab',
+    )
+    const response = expectOneRawErrorDocument(received, 501)
+    expect(response.headers['connection']).to.equal('close')
+    expect(JSON.parse(response.body)).to.have.property('message').that.includes('chunked')
+  })
+
+  it('answers 400 to a Transfer-Encoding whose last coding is not chunked, and closes', async function () {
+    const received = await exchange(`POST /plants HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${TOKEN}\r\nTransfer-Encoding: gzip\r\n\r\nabc`)
+    expect(expectOneRawErrorDocument(received, 400).headers['connection']).to.equal('close')
+  })
+
   it('answers Expect: 100-continue without a token with 401, never inviting the body', async function () {
     const connection = await openRaw(app.url)
     connection.write('POST /plants HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 20\r\nExpect: 100-continue\r\n\r\n')
@@ -147,8 +185,10 @@ describe('HTTP edge cases, answered as RFC 9110 and 9112 say', function () {
       })
     }
 
-    it('answers 415 to another coding', async function () {
-      await expectErrorDocument(await postPlant(app.url, body, { 'Content-Encoding': 'compress' }), 415)
+    it('answers 415 to another coding, naming the codings it reads and not the one sent', async function () {
+      const message = await expectErrorDocument(await postPlant(app.url, body, { 'Content-Encoding': 'x-lzw' }), 415)
+      expect(message).to.include('gzip, deflate, br')
+      expect(message).not.to.include('lzw')
     })
   })
 })
