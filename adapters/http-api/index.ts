@@ -12,6 +12,7 @@ export {
 } from './error-document.js'
 export type { ErrorAnswer, ErrorDocument, ErrorStatus } from './error-document.js'
 export { readBoundedBody } from './bounded-body.js'
+export type { RequestSpan, RequestTracer, TraceParent } from './request-tracing.js'
 export { jsonViolations, newPlantJsonText } from './new-plant-json.js'
 export {
   invalidNewPlantMessage,

@@ -8,25 +8,17 @@ import {
   type Context,
   type Tracer,
 } from '@opentelemetry/api'
+import type { RequestSpan, RequestTracer, TraceParent } from '../http-api/index.js'
 import { plantStoreTracer } from './tracer.js'
 
 /** A caller's trace context, read from its `traceparent` header. */
-export interface RemoteParent {
-  readonly traceId: string
-  readonly parentId: string
-  readonly flags: number
-}
+export type RemoteParent = TraceParent
 
 /** One request's span, as the HTTP adapter runs a request in it. */
-export interface TracedRequest {
-  readonly traceId: string | undefined
-  readonly spanId: string | undefined
-  readonly run: (handle: () => Promise<void>) => Promise<void>
-  readonly finished: (route: string, status: number) => void
-}
+export type TracedRequest = RequestSpan
 
 /**
- * The HTTP adapter's `RequestTracer` port (matched by shape: adapters do not import each other)
+ * The HTTP adapter's `RequestTracer` port (its types from the shared http-api module: adapters do not import each other)
  * on OpenTelemetry: each request is a SERVER span named
  * `<method> <route>` (`POST /plants`), a child of the caller's `traceparent` when it sent one,
  * current while the request is handled (so the ports' spans are its children), with the HTTP
@@ -36,7 +28,7 @@ export interface TracedRequest {
  */
 export const openTelemetryRequestTracer = (
   tracer: Tracer = plantStoreTracer(),
-): { readonly requestStarted: (method: string, parent: RemoteParent | undefined, traceState: string | undefined) => TracedRequest } => ({
+): RequestTracer => ({
   requestStarted: (method, parent, traceState) => {
     const parentContext = parent === undefined ? context.active() : remoteParent(parent, traceState)
     const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method } }, parentContext)

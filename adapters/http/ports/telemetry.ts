@@ -5,7 +5,9 @@
 // The logger port is the core's, shared with the app that composes the adapter; the adapter calls
 // it inside a try: a logger that throws loses its line, never the request.
 export type { Logger } from '../../../core/index.js'
+export type { RequestSpan, RequestTracer, TraceParent } from '../../http-api/index.js'
 import type { Logger } from '../../../core/index.js'
+import type { RequestSpan, RequestTracer } from '../../http-api/index.js'
 
 /**
  * The log an app gets when given none: what needs someone's attention (a 500's cause, storage
@@ -29,38 +31,6 @@ export interface HttpObserver {
 }
 
 export const ignoreRequests: HttpObserver = { requestFinished: () => {} }
-
-/** The caller's trace context, as a W3C `traceparent` header carries it. */
-export interface TraceParent {
-  /** 32 lowercase hex digits, not all zero. */
-  readonly traceId: string
-  /** The caller's span: 16 lowercase hex digits, not all zero. */
-  readonly parentId: string
-  /** The trace flags; bit 0 says the caller sampled the trace. */
-  readonly flags: number
-}
-
-/** One request's span, from its start to its answer. */
-export interface RequestSpan {
-  /** The trace the request runs in, for its log line; undefined when it runs in none. */
-  readonly traceId: string | undefined
-  /** The request's own span, for its log line; undefined when it has none. */
-  readonly spanId: string | undefined
-  /** Runs the handling of the request with this span as the current one, so spans below it are its children. */
-  readonly run: (handle: () => Promise<void>) => Promise<void>
-  /** Called once, after the answer is settled, with the route that answered and the status. */
-  readonly finished: (route: string, status: number) => void
-}
-
-/**
- * Where the HTTP adapter opens a span for each request (OpenTelemetry, say). `parent` is the
- * caller's trace context when the request carried a valid `traceparent`, and `traceState` its
- * `tracestate` header. Called on the hot path: keep it cheap; if it throws, the request is
- * answered untraced.
- */
-export interface RequestTracer {
-  readonly requestStarted: (method: string, parent: TraceParent | undefined, traceState: string | undefined) => RequestSpan
-}
 
 /** A request in no trace: what `traceNoRequests` starts. */
 export const untraced: RequestSpan = { traceId: undefined, spanId: undefined, run: (handle) => handle(), finished: () => {} }

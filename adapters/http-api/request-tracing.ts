@@ -1,0 +1,35 @@
+// What a request tracer is to the HTTP adapter, which opens a span per request through it, and to
+// any adapter that implements it (OpenTelemetry's): types only, shared as the rest of the API's
+// vocabulary is.
+
+/** The caller's trace context, as a W3C `traceparent` header carries it. */
+export interface TraceParent {
+  /** 32 lowercase hex digits, not all zero. */
+  readonly traceId: string
+  /** The caller's span: 16 lowercase hex digits, not all zero. */
+  readonly parentId: string
+  /** The trace flags; bit 0 says the caller sampled the trace. */
+  readonly flags: number
+}
+
+/** One request's span, from its start to its answer. */
+export interface RequestSpan {
+  /** The trace the request runs in, for its log line; undefined when it runs in none. */
+  readonly traceId: string | undefined
+  /** The request's own span, for its log line; undefined when it has none. */
+  readonly spanId: string | undefined
+  /** Runs the handling of the request with this span as the current one, so spans below it are its children. */
+  readonly run: (handle: () => Promise<void>) => Promise<void>
+  /** Called once, after the answer is settled, with the route that answered and the status. */
+  readonly finished: (route: string, status: number) => void
+}
+
+/**
+ * Where the HTTP adapter opens a span for each request (OpenTelemetry, say). `parent` is the
+ * caller's trace context when the request carried a valid `traceparent`, and `traceState` its
+ * `tracestate` header. Called on the hot path: keep it cheap; if it throws, the request is
+ * answered untraced.
+ */
+export interface RequestTracer {
+  readonly requestStarted: (method: string, parent: TraceParent | undefined, traceState: string | undefined) => RequestSpan
+}
