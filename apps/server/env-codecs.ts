@@ -44,15 +44,37 @@ export const setting = <A>(
   is: (u: unknown) => u is A,
   format: (a: A) => string = String,
 ): Setting<A | undefined> =>
+  explainedSetting(
+    name,
+    expected,
+    (text) => {
+      const parsed = parse(text)
+      return parsed === undefined ? E.left(expected) : E.right(parsed)
+    },
+    is,
+    format,
+  )
+
+/**
+ * A setting whose refusal depends on the text: `parse` answers the value or what was expected of
+ * this text; `expected` says it in general, for `--help`.
+ */
+export const explainedSetting = <A>(
+  name: string,
+  expected: string,
+  parse: (text: string) => E.Either<string, A>,
+  is: (u: unknown) => u is A,
+  show: (a: A) => string,
+): Setting<A | undefined> =>
   new Setting<A | undefined>(
     name,
     (u): u is A | undefined => u === undefined || is(u),
     (u, c) => {
       if (u === undefined || u === '') return t.success(undefined)
-      const parsed = typeof u === 'string' ? parse(u) : undefined
-      return parsed === undefined ? t.failure(u, c, expected) : t.success(parsed)
+      const parsed = typeof u === 'string' ? parse(u) : E.left(expected)
+      return E.isLeft(parsed) ? t.failure(u, c, parsed.left) : t.success(parsed.right)
     },
-    (a) => (a === undefined ? undefined : format(a)),
+    (a) => (a === undefined ? undefined : show(a)),
     expected,
   )
 

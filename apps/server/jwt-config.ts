@@ -18,7 +18,7 @@ import {
   type JwtAuthenticatorOptions,
   type KeySource,
 } from '../../adapters/jwt/index.js'
-import { decodeEnvironment, listFrom, numberFrom, Setting, setting, textFrom, withDefault, type SettingHelp } from './env-codecs.js'
+import { decodeEnvironment, explainedSetting, listFrom, numberFrom, Setting, setting, textFrom, withDefault, type SettingHelp } from './env-codecs.js'
 
 type Messages = ReadonlyArray<string>
 type Parsed<A> = E.Either<Messages, A>
@@ -27,29 +27,6 @@ const DEFAULT_CLOCK_TOLERANCE_SECONDS = 30
 const MAXIMUM_CLOCK_TOLERANCE_SECONDS = 300
 const MINIMUM_SECRET_BYTES = 32
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
-
-/**
- * A setting whose refusal depends on the text: `parse` answers the value or what was expected;
- * `expected` says it in general, for `--help`.
- */
-const explainedSetting = <A>(
-  name: string,
-  expected: string,
-  parse: (text: string) => E.Either<string, A>,
-  is: (u: unknown) => u is A,
-  show: (a: A) => string,
-): Setting<A | undefined> =>
-  new Setting<A | undefined>(
-    name,
-    (u): u is A | undefined => u === undefined || is(u),
-    (u, c) => {
-      if (u === undefined || u === '') return t.success(undefined)
-      const parsed = typeof u === 'string' ? parse(u) : E.left('text')
-      return E.isLeft(parsed) ? t.failure(u, c, parsed.left) : t.success(parsed.right)
-    },
-    (a) => (a === undefined ? undefined : show(a)),
-    expected,
-  )
 
 /** A setting JWT authentication cannot do without, once any `JWT_` variable is set. */
 const requiredWithJwt = <A>(codec: Setting<A | undefined>, expected: string): Setting<A> =>
