@@ -4,6 +4,9 @@ import { stampRequestId } from '../context/request-context.js'
 import { connectionsOverShare, requestTimeout, type RequestProblem } from '../errors/problems.js'
 import { sharesOf } from './client-networks.js'
 import { answerOnResponse, answerOnSocket } from './parser-refusals.js'
+import type { OwedAnswer, SocketFacts } from './socket-facts.js'
+
+export type { OwedAnswer, SocketFacts } from './socket-facts.js'
 
 /** The bounds a server keeps on its connections. */
 export interface ConnectionBounds {
@@ -22,20 +25,6 @@ export interface ConnectionBounds {
   readonly maxRequestsWaiting: number
   /** How long an answer may make no progress onto the network before its connection is closed. */
   readonly sendTimeoutMs: number
-}
-
-/** An answer a connection owes, and the id of its request, stamped when the request was admitted. */
-export interface OwedAnswer {
-  readonly response: ServerResponse
-  readonly requestId: string
-}
-
-/** What the server knows of one connection, for whoever answers on it. */
-export interface SocketFacts {
-  /** Answers owed on this connection, oldest first. */
-  readonly owed: ReadonlyArray<OwedAnswer>
-  /** The problem the server answered on this connection by itself, if it did: the first stands. */
-  answered: RequestProblem | undefined
 }
 
 /** What the server knows of its connections, for the listeners that answer on them. */

@@ -3,7 +3,7 @@ import { STATUS_CODES, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { toErrorResponse } from '../errors/error-response.js'
 import { headersTooLarge, malformedRequest, requestTimeout, unknownMethod, type RequestProblem } from '../errors/problems.js'
-import type { SocketFacts } from './connections.js'
+import type { SocketFacts } from './socket-facts.js'
 
 /**
  * The server's 'clientError' listener: answers a request Node's HTTP parser refused before the
