@@ -4,6 +4,7 @@ import type * as OpenApi from 'openapi3-ts/oas31'
 import { toErrorResponse } from '../errors/error-response.js'
 import { methodNotAllowed } from '../errors/problems.js'
 import { HTTP_METHODS, type OtherMethods } from './document-shape.js'
+import { errors } from './error-answers.js'
 
 // A string the service accepts: well-formed Unicode, any code point but a lone surrogate. Written
 // as "a character that is no surrogate, or a high surrogate followed by a low one", it gives the
@@ -32,7 +33,11 @@ export const probeResponse = (description: string, status: string): OpenApi.Resp
 // the browser's question about the other methods, not a method the path serves.
 export const pathItem = (served: OpenApi.PathItemObject): OpenApi.PathItemObject & OtherMethods => {
   const allowed = HTTP_METHODS.filter((method) => method !== 'options' && served[method] !== undefined).map((m) => m.toUpperCase())
-  return { ...served, 'x-other-methods-responses': { '405': methodNotAllowedResponse(allowed, 'A method this path does not serve.') } }
+  return {
+    ...served,
+    // A method no server implements (`BREW`) is refused by Node's parser before any path is served.
+    'x-other-methods-responses': { '405': methodNotAllowedResponse(allowed, 'A method this path does not serve.'), ...errors('NotImplemented') },
+  }
 }
 
 const methodNotAllowedResponse = (allowed: ReadonlyArray<string>, description: string): OpenApi.ResponseObject => {
