@@ -33,12 +33,13 @@ export const errorDocumentProblem = (response: HttpResponse): string | undefined
 /**
  * What is wrong with a 5xx: a client's bytes, whatever they are, never make the service fail. The
  * 503s it documents say it is busy or stopping, not broken (decoders all taken, a client over its
- * share of connections, the drain), and each says when to come back (`Retry-After`); any other
- * 5xx is a fault.
+ * share of connections, the drain), and each says when to come back (`Retry-After`); a 501 says
+ * the request asks for what no server here implements (a method like BREW, a transfer coding
+ * before chunked, CONNECT), as RFC 9110 and 9112 answer it; any other 5xx is a fault.
  */
 export const serverFaultProblem = (response: HttpResponse): string | undefined => {
   const { status } = response
-  if (status < 500) return undefined
+  if (status < 500 || status === 501) return undefined
   if (status === 503 && headerOf(response, 'retry-after') !== undefined) return undefined
   const message = response.body.toString('utf8').slice(0, 120)
   return `a ${status}${status === 503 ? ' without Retry-After' : ''}, a fault no client input may cause: ${JSON.stringify(message)}`

@@ -1,6 +1,6 @@
 // Plays one scenario against the running service and judges what followed: the process is alive,
 // every answer that came back is well-formed HTTP/1.1, an Error document where it is no success
-// and may have a body, and no 5xx but the documented 503s; legitimate clients from an address of
+// and may have a body, and no 5xx but the documented 503s and 501s; legitimate clients from an address of
 // their own are served while the scenario's connections (and its crowd) still hold theirs, and
 // fresh requests on each listener after; the process's memory stays within its bound; and a
 // SIGTERM part-way ends the process within what the service promises.
