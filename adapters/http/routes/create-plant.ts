@@ -3,7 +3,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { type HttpContext, sendJson, sendProblem } from '../context/request-context.js'
 import { authenticate, createPlant, invalidInput, type Authenticator, type CreatePlantError, type PlantStore } from '../../../core/index.js'
 import { jsonViolations } from '../../http-api/index.js'
-import { bearerTokenOf, readRequestHead, type RequestHead } from '../context/request-head.js'
+import { bearerTokenOf, type RequestHead } from '../context/request-head.js'
 import type { RequestProblem } from '../errors/problems.js'
 
 export interface CreatePlantRouteDeps {
@@ -34,8 +34,9 @@ export const createPlantRoute = ({
   const create = createPlant({ plantStore })
   return async (ctx) => {
     const deadline = answerWithinMs === undefined ? Infinity : performance.now() + answerWithinMs
-    // Read as the request was admitted; read here for a route served without the app's admission.
-    const head = ctx.state.head ?? readRequestHead(ctx.req)
+    // Read as the request was admitted, which every route comes after.
+    const { head } = ctx.state
+    if (head === undefined) throw new Error('POST /plants was routed before its head was read')
     const token = bearerTokenOf(head, ctx.req.headers.authorization)
     if (E.isLeft(token)) return sendProblem(ctx, token.left)
     const principal = await authenticateToken(token.right)()
