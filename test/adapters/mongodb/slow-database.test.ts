@@ -1,12 +1,11 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { Abortable, InsertOneOptions } from 'mongodb'
 import type { MongoPlantStore } from '../../../adapters/mongodb/index.js'
 import type { NewPlant } from '../../../core/index.js'
 import { startMongoPeer, type MongoPeer } from '../../support/mongo-peer/server.js'
 import { plant } from '../../support/plants.js'
-import { freshDbName, openStore, TEST_TIMEOUTS, withRawClient } from './support.js'
+import { freshDbName, openStore, steadily, TEST_TIMEOUTS, withRawClient } from './support.js'
 
 // A database slow but healthy: every insert is answered in 0.6 of the deadline, while creates
 // arrive steadily for a few seconds. One insertOne per create answers every one of them in time;
@@ -37,24 +36,13 @@ describe('a database slow but healthy (wire peer)', function () {
   const plants = (): NewPlant[] => Array.from({ length: CREATES }, (_, index) => plant(BigInt(index + 1), `Steady ${index + 1}`))
   const storedIds = (): string[] => peer.documents(`${dbName}.plants`).map(({ _id }) => String(_id))
 
-  // Starts `create` for each plant EVERY_MS after the previous one, whatever the earlier ones do.
-  const steadily = <A>(sent: ReadonlyArray<NewPlant>, create: (each: NewPlant) => Promise<A>): Promise<A[]> => {
-    const start = performance.now()
-    return Promise.all(
-      sent.map(async (each, index) => {
-        await sleep(Math.max(0, start + index * EVERY_MS - performance.now()))
-        return create(each)
-      }),
-    )
-  }
-
   it('every create is stored and answered Inserted, as with one insertOne per create', async function () {
     storage = openStore(peer.uri, dbName)
     const { store } = storage
     expect(E.isRight(await store.checkReady()()), 'ready').to.equal(true)
     peer.faults.inject('insert', { kind: 'delayReply', ms: ANSWER_MS })
     const sent = plants()
-    const outcomes = await steadily(sent, (each) => store.insertUnlessExists(each)())
+    const outcomes = await steadily(sent, EVERY_MS, (each) => store.insertUnlessExists(each)())
     const answered = outcomes.map((outcome) => (E.isRight(outcome) ? outcome.right._tag : outcome.left._tag))
     expect(answered.filter((tag) => tag !== 'Inserted'), 'creates not answered Inserted').to.deep.equal([])
     expect(outcomes.map((outcome) => E.isRight(outcome) && outcome.right)).to.deep.equal(sent.map((each) => ({ _tag: 'Inserted', plant: each })))
@@ -72,7 +60,7 @@ describe('a database slow but healthy (wire peer)', function () {
     const outcomes = await withRawClient(peer.uri, async (client) => {
       const collection = client.db(dbName).collection<{ _id: bigint; name: string }>('plants')
       await client.db(dbName).command({ ping: 1 })
-      return steadily(sent, ({ id, name }) =>
+      return steadily(sent, EVERY_MS, ({ id, name }) =>
         collection.insertOne({ _id: id, name }, lone()).then(
           () => 'inserted',
           (error: unknown) => String(error),

@@ -1,9 +1,8 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { NewPlant } from '../../../core/index.js'
 import { plant } from '../../support/plants.js'
-import { openStore, TEST_TIMEOUTS, useWirePeer } from './support.js'
+import { openStore, steadily, TEST_TIMEOUTS, useWirePeer } from './support.js'
 
 // The commonest slowness of a replica set: the primary applies a write at once, and a majority
 // has it only later. A majority that comes before the deadline is a 200 (Inserted), for creates
@@ -22,22 +21,15 @@ describe('a slow majority (wire peer)', function () {
     E.isRight(outcome) ? outcome.right._tag : outcome.left._tag
 
   // Creates arriving every 15 ms share inserts while one is on the wire.
-  const steadily = async (store: ReturnType<typeof openStore>['store'], sent: ReadonlyArray<NewPlant>): Promise<string[]> => {
-    const start = performance.now()
-    return Promise.all(
-      sent.map(async (each, index) => {
-        await sleep(Math.max(0, start + index * 15 - performance.now()))
-        return tagOf(await store.insertUnlessExists(each)())
-      }),
-    )
-  }
+  const steadilyTags = (store: ReturnType<typeof openStore>['store'], sent: ReadonlyArray<NewPlant>): Promise<string[]> =>
+    steadily(sent, 15, async (each) => tagOf(await store.insertUnlessExists(each)()))
 
   for (const share of [0.4, 0.6, 0.9]) {
     it(`a majority ${share} of the deadline late: 150 steady creates, sharing inserts, are each stored and answered Inserted`, async function () {
       const { store } = wire.closeAfter(openStore(wire.peer.uri, wire.dbName))
       expect(E.isRight(await store.checkReady()()), 'ready').to.equal(true)
       wire.peer.faults.inject('insert', { kind: 'replicationLag', ms: share * DEADLINE_MS })
-      const answered = await steadily(store, plants(150))
+      const answered = await steadilyTags(store, plants(150))
       expect(answered.filter((tag) => tag !== 'Inserted'), 'creates not answered Inserted').to.deep.equal([])
       expect(storedCount()).to.equal(150)
     })

@@ -1,9 +1,8 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { NewPlant } from '../../../core/index.js'
 import { plant } from '../../support/plants.js'
-import { openStore, TEST_TIMEOUTS, useWirePeer } from './support.js'
+import { openStore, steadily, TEST_TIMEOUTS, useWirePeer } from './support.js'
 
 // A pool smaller than the load needs: with every connection carrying an insert, one comes back
 // every answer time / maxPoolSize, and the insert it frees must carry every create that waited
@@ -25,14 +24,10 @@ describe('a pool smaller than the load (wire peer)', function () {
       expect(E.isRight(await store.checkReady()()), 'ready').to.equal(true)
       wire.peer.faults.inject('insert', { kind: 'delayReply', ms: ANSWER_MS })
       const sent = plants()
-      const start = performance.now()
-      const answered = await Promise.all(
-        sent.map(async (each, index) => {
-          await sleep(Math.max(0, start + index * EVERY_MS - performance.now()))
-          const outcome = await store.insertUnlessExists(each)()
-          return { id: String(each.id), tag: E.isRight(outcome) ? outcome.right._tag : outcome.left._tag }
-        }),
-      )
+      const answered = await steadily(sent, EVERY_MS, async (each) => {
+        const outcome = await store.insertUnlessExists(each)()
+        return { id: String(each.id), tag: E.isRight(outcome) ? outcome.right._tag : outcome.left._tag }
+      })
       const stored = new Set(wire.stored().map(({ _id }) => String(_id)))
       const answered503ThoughStored = answered.filter(({ id, tag }) => tag !== 'Inserted' && stored.has(id))
       expect(answered503ThoughStored.length, 'creates answered 503 though stored').to.equal(0)

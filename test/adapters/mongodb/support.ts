@@ -32,6 +32,20 @@ export const openStore = (
   timeouts: Partial<MongoTimeouts> = TEST_TIMEOUTS,
 ): MongoPlantStore => expectRight(openMongoPlantStore({ uri, dbName, timeouts }))
 
+/**
+ * Starts `create` for each item `everyMs` after the previous one, whatever the earlier ones do: a
+ * steady load, for the tests of a database that answers slowly.
+ */
+export const steadily = <T, A>(items: ReadonlyArray<T>, everyMs: number, create: (each: T) => Promise<A>): Promise<A[]> => {
+  const start = performance.now()
+  return Promise.all(
+    items.map(async (each, index) => {
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, start + index * everyMs - performance.now())))
+      return create(each)
+    }),
+  )
+}
+
 /** Runs `work` and says how long it took, so a test can check a bound on it. */
 export const timed = async <A>(work: () => Promise<A>): Promise<{ result: A; ms: number }> => {
   const started = performance.now()

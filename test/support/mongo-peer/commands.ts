@@ -133,16 +133,7 @@ const hello =
       secondary: !primary,
       ...(primary ? { primary: address, electionId: electionIdOf(topology.electionTerm()) } : {}),
       me: address,
-      maxBsonObjectSize: MAX_BSON_OBJECT_SIZE,
-      maxMessageSizeBytes: MAX_MESSAGE_SIZE_BYTES,
-      maxWriteBatchSize: MAX_WRITE_BATCH_SIZE,
-      localTime: new Date(),
-      logicalSessionTimeoutMinutes: 30,
-      connectionId,
-      minWireVersion: 0,
-      maxWireVersion: MAX_WIRE_VERSION,
-      readOnly: false,
-      ok: 1,
+      ...helloLimits(connectionId),
     }
   }
 
@@ -154,6 +145,11 @@ const routerHello = (legacy: boolean, command: Document, { topology, connectionI
   ...(command.helloOk === true ? { helloOk: true } : {}),
   ...(monitoring === 'streaming' && role === 'mongos' ? { topologyVersion: topology.topologyVersion() } : {}),
   ...(role === 'mongosBehindLoadBalancer' && command.loadBalanced === true ? { serviceId: topology.topologyVersion().processId } : {}),
+  ...helloLimits(connectionId),
+})
+
+// What every hello says of the server whatever its role: its limits, its clock, its wire versions.
+const helloLimits = (connectionId: number): Document => ({
   maxBsonObjectSize: MAX_BSON_OBJECT_SIZE,
   maxMessageSizeBytes: MAX_MESSAGE_SIZE_BYTES,
   maxWriteBatchSize: MAX_WRITE_BATCH_SIZE,
