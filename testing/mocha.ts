@@ -1,7 +1,7 @@
 // plant-store/testing/mocha: the kit's contracts registered with mocha. The caller passes mocha's
 // `describe` and `it` (its globals, or `import { describe, it } from 'mocha'`), so the kit itself
 // imports no runner.
-import { attemptCase, type ContractSuite } from './suite.js'
+import { registerContract, type ContractSuite } from './suite.js'
 
 /** What the kit needs of mocha's `this` in a test: skipping it, and its title to give the reason. */
 export interface MochaTestContext {
@@ -21,16 +21,11 @@ export interface MochaRunner {
  * reason added to its title (mocha's skip takes none); one that breaks its rule fails, naming the
  * rule.
  */
-export const registerWithMocha = ({ describe, it }: MochaRunner, suite: ContractSuite): void => {
-  describe(suite.name, () => {
-    for (const contractCase of suite.cases) {
-      // A function of no parameters: mocha reads a declared parameter as `done`.
-      it(contractCase.name, async function () {
-        const skipped = await attemptCase(contractCase)
-        if (skipped === undefined) return
-        if (this.test !== undefined) this.test.title = `${this.test.title} (skipped: ${skipped})`
-        this.skip()
-      })
-    }
-  })
+export const registerWithMocha = ({ describe, it }: MochaRunner, suite: ContractSuite): void =>
+  registerContract({ describe, it, skip: skipInMocha }, suite)
+
+const skipInMocha = (reason: string, self: unknown): void => {
+  const test = self as MochaTestContext
+  if (test.test !== undefined) test.test.title = `${test.test.title} (skipped: ${reason})`
+  test.skip()
 }

@@ -1,6 +1,6 @@
 // plant-store/testing/node-test: the kit's contracts registered with Node's own runner, node:test.
 // The caller passes node:test's `describe` and `it`, so the kit itself imports no runner.
-import { attemptCase, type ContractSuite } from './suite.js'
+import { registerContract, type ContractSuite } from './suite.js'
 
 /** What the kit needs of node:test's test context: a way to mark the running test skipped. */
 export interface NodeTestContext {
@@ -18,13 +18,5 @@ export interface NodeTestRunner {
  * name: `registerWithNodeTest({ describe, it }, suite)`. A case that cannot run here is reported
  * skipped with its reason; one that breaks its rule fails, naming the rule.
  */
-export const registerWithNodeTest = ({ describe, it }: NodeTestRunner, suite: ContractSuite): void => {
-  describe(suite.name, () => {
-    for (const contractCase of suite.cases) {
-      it(contractCase.name, async (t) => {
-        const skipped = await attemptCase(contractCase)
-        if (skipped !== undefined) t.skip(skipped)
-      })
-    }
-  })
-}
+export const registerWithNodeTest = ({ describe, it }: NodeTestRunner, suite: ContractSuite): void =>
+  registerContract({ describe, it, skip: (reason, _self, t) => (t as NodeTestContext).skip(reason) }, suite)
