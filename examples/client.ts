@@ -1,5 +1,6 @@
 // The README's example of the typed client, of which it shows an excerpt;
-// test/e2e/package-install.test.ts runs it against examples/http-service.ts.
+// test/e2e/package-install.test.ts runs it against examples/http-service.ts, and
+// test/e2e/quick-start.test.ts against the quick start's service, as the quick start leaves it.
 import { createPlantStoreClient } from 'plant-store/client'
 
 const client = createPlantStoreClient({

@@ -8,11 +8,16 @@ import { freePort } from '../support/free-port.js'
 
 // A newcomer pastes the README's quick start whole into a terminal, in a fresh clone. This test
 // does the same, with bash, in a copy of the repository's files (no node_modules, no dist/). The
-// one change: the port, so the test never collides with a service already on 3000.
+// one change: the port, so the test never collides with a service already on 3000. Before the
+// service is stopped, the client example runs against it as a reader would run it next: with the
+// quick start's shell, its token and its service.
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
 const block = /<!-- quick-start:start -->\n```sh\n([\s\S]*?)```\n<!-- quick-start:end -->/.exec(README)?.[1]
 
+// The quick start's last line stops the service; the client example runs just before it.
+const STOP = 'kill %1; wait'
+const CLIENT_EXAMPLE = 'node --import tsx examples/client.ts'
 
 describe("the README's quick start, pasted whole into a fresh clone", function () {
   this.timeout(300_000)
@@ -22,7 +27,7 @@ describe("the README's quick start, pasted whole into a fresh clone", function (
     if (dir !== '') rmSync(dir, { recursive: true, force: true })
   })
 
-  it('installs, starts, waits, stores a plant, prints it, and stops the service', async function () {
+  it('installs, starts, waits, stores a plant, prints it, serves the client example, and stops the service', async function () {
     expect(block, 'the quick start block between its markers').to.be.a('string')
     const files = await cleanCloneFiles()
     if ('unknown' in files) {
@@ -32,10 +37,16 @@ describe("the README's quick start, pasted whole into a fresh clone", function (
     dir = mkdtempSync(join(tmpdir(), 'plant-store-quick-start-'))
     copyFiles(files, dir)
     const port = await freePort()
-    const script = (block ?? '').replaceAll('127.0.0.1:3000', `127.0.0.1:${port}`)
+    const quickStart = (block ?? '').replaceAll('127.0.0.1:3000', `127.0.0.1:${port}`)
+    expect(quickStart).to.include(STOP)
+    const script = quickStart.replace(STOP, `${CLIENT_EXAMPLE} > client.out\n${STOP}`)
     // A user's shell: no npm settings of the `npm test` that runs this, PORT as the test needs it.
     const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm_|INIT_CWD$)/i.test(key)))
-    const { stdout } = await run('bash', ['-c', script], { cwd: dir, env: { ...env, PORT: String(port) }, maxBuffer: 64 * 1024 * 1024 })
+    const { stdout } = await run('bash', ['-c', script], {
+      cwd: dir,
+      env: { ...env, PORT: String(port), PLANT_STORE_URL: `http://127.0.0.1:${port}` },
+      maxBuffer: 64 * 1024 * 1024,
+    })
     // npm's own summary of the install comes first; the last line is the service's answer.
     expect(stdout.trimEnd().split('\n').at(-1)).to.equal('{"name":"Monstera","tag":"aroid"}')
     const log = readFileSync(join(dir, 'service.log'), 'utf8')
@@ -44,5 +55,7 @@ describe("the README's quick start, pasted whole into a fresh clone", function (
       .filter((line) => line !== '')
       .map((line) => (JSON.parse(line) as { msg: string }).msg)
     expect(messages, 'service.log: JSON lines only, npm banner elsewhere').to.include.members(['listening', 'request', 'stopped'])
+    // The example's plant is new to the service, so it is created with the quick start's token.
+    expect(readFileSync(join(dir, 'client.out'), 'utf8')).to.match(/^created \{ name: 'Monstera', tag: 'aroid' \}\n$/)
   })
 })
