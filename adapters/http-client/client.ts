@@ -4,8 +4,7 @@ import { pipe } from 'fp-ts/lib/function.js'
 import { BearerToken, newPlant, unauthenticated, type NewPlant, type NewPlantFields, type Plant } from '../../core/index.js'
 import { transportFailure, unexpectedResponse, type PlantStoreClientError } from './client-errors.js'
 import { readAnswer, type Answer } from './read-answer.js'
-import { newPlantJsonText, readBoundedBody } from '../http-api/index.js'
-import { MAX_TIMER_MS, wholeNumberOption } from '../option-bounds/index.js'
+import { MAX_TIMER_MS, newPlantJsonText, readBoundedBody, wholeNumberOption } from '../../wire/index.js'
 
 /**
  * The most an answer's body may hold: the service's answers are a few hundred bytes (a Plant, an

@@ -11,7 +11,7 @@ import {
   unauthenticated,
   type PlantId,
 } from '../../core/index.js'
-import { readErrorDocument, storageLimitFrom, unavailableReasonFrom, violationsFromMessage } from '../http-api/index.js'
+import { readErrorDocument, storageLimitFrom, unavailableReasonFrom, violationsFromMessage } from '../../wire/index.js'
 import { serviceError, unexpectedResponse, type PlantStoreClientError, type UnavailableCause } from './client-errors.js'
 import { authParam, retryAfterSeconds } from './response-headers.js'
 

@@ -15,8 +15,7 @@ import {
 } from '../../../core/index.js'
 import { bearerTokenFrom, bearerTokenOf } from '../context/request-head.js'
 import { toErrorResponse, type Problem } from '../errors/error-response.js'
-import { parseExactJson } from '../../exact-json/index.js'
-import { jsonViolations } from '../../http-api/index.js'
+import { jsonViolations, parseExactJson } from '../../../wire/index.js'
 import {
   connectionsOverShare,
   expectationFailed,

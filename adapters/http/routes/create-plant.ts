@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { type HttpContext, sendJson, sendProblem } from '../context/request-context.js'
 import { authenticate, createPlant, invalidInput, type Authenticator, type CreatePlantError, type PlantStore } from '../../../core/index.js'
-import { jsonViolations } from '../../http-api/index.js'
+import { jsonViolations } from '../../../wire/index.js'
 import { bearerTokenOf, type RequestHead } from '../context/request-head.js'
 import type { RequestProblem } from '../errors/problems.js'
 

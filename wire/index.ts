@@ -1,6 +1,7 @@
-// The HTTP API's shared vocabulary: what the service writes and its client reads, and how an answer
-// from another server is read with a bound (the client's, the key set's fetch). The adapters
-// import it; it imports only the core.
+// The wire: what the HTTP side of the house shares, beside the core. The Error document and the
+// messages the service writes and its client reads, the NewPlant as JSON text, the exact JSON
+// reader, the bounded reader of another server's answer (the client's, the key set's fetch), the
+// request tracer's types, and the checks of the numbers an embedder hands an adapter. The adapters import it through this index; it imports only the core.
 export {
   ERROR_STATUS_LIST,
   ERROR_STATUSES,
@@ -11,6 +12,8 @@ export {
   readErrorDocument,
 } from './error-document.js'
 export type { ErrorAnswer, ErrorDocument, ErrorStatus } from './error-document.js'
+export { DEFAULT_JSON_LIMITS, exactJsonParser, parseExactJson } from './exact-json/index.js'
+export type { JsonLimits } from './exact-json/index.js'
 export { readBoundedBody } from './bounded-body.js'
 export type { RequestSpan, RequestTracer, TraceParent } from './request-tracing.js'
 export { jsonViolations, newPlantJsonText } from './new-plant-json.js'
@@ -23,3 +26,4 @@ export {
   violationsFromMessage,
 } from './messages.js'
 export type { UnavailableReason } from './messages.js'
+export { MAX_TIMER_MS, wholeNumberOption } from './whole-number.js'
