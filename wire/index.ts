@@ -1,7 +1,14 @@
-// The wire: what the HTTP side of the house shares, beside the core. The Error document and the
-// messages the service writes and its client reads, the NewPlant as JSON text, the exact JSON
-// reader, the bounded reader of another server's answer (the client's, the key set's fetch), the
-// request tracer's types, and the checks of the numbers an embedder hands an adapter. The adapters import it through this index; it imports only the core.
+// The wire: what the HTTP side of the house shares, beside the core. The operation's one
+// definition, the Error document and the messages the service writes and its client reads, the
+// NewPlant as JSON text, the exact JSON reader, the bounded reader of another server's answer
+// (the client's, the key set's fetch), the request tracer's types, and the checks of the numbers
+// an embedder hands an adapter. The adapters import it through this index; it imports only the core.
+export {
+  CREATE_PLANT,
+  CREATE_PLANT_ERRORS,
+  isCreatePlantError,
+} from './create-plant-operation.js'
+export type { CreatePlantErrorAnswer, CreatePlantErrorStatus, CreatePlantStatus } from './create-plant-operation.js'
 export {
   ERROR_STATUS_LIST,
   ERROR_STATUSES,
