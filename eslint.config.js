@@ -9,12 +9,15 @@ import tseslint from 'typescript-eslint'
 
 // The wire (wire/) is what the HTTP side of the house shares beside the core: the operation's one
 // definition, the Error document, the exact JSON reader, the option checks. It imports only the
-// core, fp-ts, io-ts and the packages named here for one of its folders ('' is the rest of it).
+// core, fp-ts, io-ts and the packages named here for one of its folders ('' is the rest of it). A
+// folder with packages of its own has an index of its own, which the rest of the wire never
+// imports: an adapter importing wire/index.js (the client, in-memory storage) installs nothing.
 const WIRE_PACKAGES = {
   // The exact JSON reader, which embedders also import alone (plant-store/json).
   'exact-json': ['lossless-json'],
   '': [],
 }
+const WIRE_FOLDERS_WITH_PACKAGES = Object.keys(WIRE_PACKAGES).filter((folder) => folder !== '')
 
 // Each folder of adapters/ is an adapter; read at load time so a new adapter is fenced in too.
 const adapterNames = readdirSync(new URL('./adapters/', import.meta.url), { withFileTypes: true })
@@ -29,10 +32,19 @@ const THROUGH_INDEX =
   'Import an adapter through its index (adapters/<name>/index.js): the index is its public surface, ' +
   'and what it does not export is free to change.'
 
-const WIRE_THROUGH_INDEX = 'Import the wire through its index (wire/index.js): the index is its public surface.'
+const WIRE_THROUGH_INDEX =
+  'Import the wire through its index (wire/index.js), or the exact JSON reader through its own ' +
+  '(wire/exact-json/index.js): an index is the public surface.'
 
-// An import of a file of the wire other than its index, written from anywhere.
-const WIRE_INTERNALS = { regex: '(^|/)wire/(?!index\\.js$).+', message: WIRE_THROUGH_INDEX }
+// An import of a file of the wire other than its indexes, written from anywhere.
+const WIRE_INTERNALS = {
+  regex: `(^|/)wire/(?!(?:(?:${WIRE_FOLDERS_WITH_PACKAGES.join('|')})/)?index\\.js$).+`,
+  message: WIRE_THROUGH_INDEX,
+}
+
+const WIRE_KEEPS_PACKAGES_APART =
+  'The rest of the wire does not import a folder of it that needs a package (exact-json/ needs lossless-json): ' +
+  'whatever imports wire/index.js would need that package too.'
 
 const WIRE_ONLY_CORE =
   'The wire (wire/) imports only the core (and fp-ts, io-ts, and the packages eslint.config.js names for it): ' +
@@ -220,9 +232,17 @@ export default defineConfig([
   ...Object.entries(WIRE_PACKAGES).map(([folder, packages]) => ({
     name: `plant-store/layers/wire${folder === '' ? '' : `/${folder}`}`,
     files: [folder === '' ? 'wire/**' : `wire/${folder}/**`],
-    ignores: folder === '' ? Object.keys(WIRE_PACKAGES).filter((other) => other !== '').map((other) => `wire/${other}/**`) : [],
+    ignores: folder === '' ? WIRE_FOLDERS_WITH_PACKAGES.map((other) => `wire/${other}/**`) : [],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: onlyPackages(packages), message: WIRE_ONLY_CORE }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: onlyPackages(packages), message: WIRE_ONLY_CORE },
+            ...(folder === '' ? WIRE_FOLDERS_WITH_PACKAGES.map((other) => ({ regex: `(^|/)${other}/`, message: WIRE_KEEPS_PACKAGES_APART })) : []),
+          ],
+        },
+      ],
       'import-x/no-restricted-paths': [
         'error',
         {

@@ -1,6 +1,5 @@
 import { Plant } from '../core/index.js'
 import type { ErrorStatus } from './error-document.js'
-import { exactJsonParser } from './exact-json/index.js'
 import { jsonViolations, newPlantJsonText } from './new-plant-json.js'
 
 // The one operation of the service, written once: the HTTP adapter routes it, the OpenAPI document
@@ -27,8 +26,8 @@ const CREATE_PLANT_STATUSES = {
 } as const satisfies { readonly 200: 'Plant' } & { readonly [S in ErrorStatus]?: string }
 
 /**
- * The createPlant operation: where a client sends it, how its body is written and read, and what
- * it can be answered. The path is relative to the service's base path.
+ * The createPlant operation: where a client sends it, how its body is written and what is wrong
+ * in one worded, and what it can be answered. The path is relative to the service's base path.
  */
 export const CREATE_PLANT = {
   operationId: 'createPlant',
@@ -39,9 +38,11 @@ export const CREATE_PLANT = {
     mediaType: 'application/json',
     /** How a client writes the NewPlant: JSON text with the id as its exact digits. */
     write: newPlantJsonText,
-    /** How the service reads the JSON text, every int64 exact, into what the core decodes. */
-    parser: exactJsonParser,
-    /** How the service words the core's violations for the JSON text it read. */
+    /**
+     * How the service words the core's violations of a body it read as JSON text (with the exact
+     * JSON reader, exact-json/, which this definition leaves out: the client must not need
+     * lossless-json).
+     */
     violations: jsonViolations,
   },
   /** The codec of a 200 answer's body. */

@@ -68,16 +68,21 @@ describe('eslint.config.js enforces the layers', function () {
     ])
   })
 
-  it('lets adapters and apps import the wire through its index, and only so', async () => {
+  it('lets adapters and apps import the wire through its index and the exact JSON reader through its own, and only so', async () => {
     expect(
       await layerFindings('adapters/http-client/__lint_probe__.ts', ["export { CREATE_PLANT, readErrorDocument } from '../../wire/index.js'"]),
     ).to.deep.equal([])
-    expect(await layerFindings('adapters/http/openapi/__lint_probe__.ts', ["export { CREATE_PLANT } from '../../../wire/index.js'"])).to.deep.equal([])
+    expect(
+      await layerFindings('adapters/http/openapi/__lint_probe__.ts', [
+        "export { CREATE_PLANT } from '../../../wire/index.js'",
+        "export { parseExactJson } from '../../../wire/exact-json/index.js'",
+      ]),
+    ).to.deep.equal([])
     expect(await layerFindings('apps/server/__lint_probe__.ts', ["export { wholeNumberOption } from '../../wire/index.js'"])).to.deep.equal([])
     const findings = [
       ...(await layerFindings('adapters/http/__lint_probe__.ts', ["export { violationsFromMessage } from '../../wire/messages.js'"])),
       ...(await layerFindings('adapters/in-memory/__lint_probe__.ts', ["export { wholeNumberOption } from '../../wire/whole-number.js'"])),
-      ...(await layerFindings('apps/server/__lint_probe__.ts', ["export { parseExactJson } from '../../wire/exact-json/index.js'"])),
+      ...(await layerFindings('apps/server/__lint_probe__.ts', ["export { scanJson } from '../../wire/exact-json/exact-json.js'"])),
     ]
     expect(findings).to.have.lengthOf(3)
     for (const finding of findings) expect(finding).to.match(/^1: no-restricted-imports: .*Import the wire through its index/)
@@ -95,9 +100,17 @@ describe('eslint.config.js enforces the layers', function () {
       "export * as E from 'fp-ts/lib/Either.js'",
       "export * as t from 'io-ts'",
       "export { violationsFromMessage } from './messages.js'",
-      "export { parseExactJson } from './exact-json/index.js'",
     ])
     expect(findings).to.deep.equal([])
+  })
+
+  it('refuses the rest of the wire importing the exact JSON reader, which needs lossless-json', async () => {
+    const findings = await layerFindings('wire/__lint_probe__.ts', [
+      "export { parseExactJson } from './exact-json/index.js'",
+      "export { scanJson } from './exact-json/exact-json.js'",
+    ])
+    expect(findings.map((finding) => finding.split(':')[0])).to.deep.equal(['1', '2'])
+    for (const finding of findings) expect(finding).to.match(/no-restricted-imports: .*The rest of the wire does not import a folder of it that needs a package/)
   })
 
   it('refuses the wire importing an adapter, apps, a framework or Node', async () => {

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { serverAnswered, type HttpContext } from '../context/request-context.js'
 import type { RequestHead } from '../context/request-head.js'
-import { CREATE_PLANT, type JsonLimits } from '../../../wire/index.js'
+import { exactJsonParser, type JsonLimits } from '../../../wire/exact-json/index.js'
 import { readRequestBytes } from './request-bytes.js'
 import type { DecodeQueue } from './decode-queue.js'
 import { deadlinePassed, malformedBody, unexpectedFailure, unsupportedMediaType, type RequestProblem } from '../errors/problems.js'
@@ -17,7 +17,7 @@ const JSON_TYPES = ['application/json', 'application/*+json']
  */
 export const makeJsonBodyReader = (limitBytes: number, jsonLimits: JsonLimits, decodes: DecodeQueue) => {
   // The limits are checked once, as the app is built, not on every request.
-  const parseJson = CREATE_PLANT.request.parser(jsonLimits)
+  const parseJson = exactJsonParser(jsonLimits)
   return (ctx: HttpContext, head: Pick<RequestHead, 'contentTypeLines'>, deadline = Infinity): TE.TaskEither<RequestProblem, unknown> =>
     async () => {
       const refusal = contentTypeProblem(ctx, head)

@@ -15,7 +15,8 @@ import {
 } from '../../../core/index.js'
 import { bearerTokenFrom, bearerTokenOf } from '../context/request-head.js'
 import { toErrorResponse, type Problem } from '../errors/error-response.js'
-import { CREATE_PLANT, parseExactJson, type CreatePlantErrorAnswer, type CreatePlantErrorStatus } from '../../../wire/index.js'
+import { CREATE_PLANT, type CreatePlantErrorAnswer, type CreatePlantErrorStatus } from '../../../wire/index.js'
+import { parseExactJson } from '../../../wire/exact-json/index.js'
 import {
   connectionsOverShare,
   expectationFailed,

@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import { expect } from 'chai'
 import fc from 'fast-check'
 import * as E from 'fp-ts/lib/Either.js'
-import { parseExactJson } from '../../../../wire/index.js'
+import { parseExactJson } from '../../../../wire/exact-json/index.js'
 import { openApiText } from '../../../../adapters/http/openapi/document-text.js'
 import {
   expectationFailed,
