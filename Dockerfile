@@ -10,6 +10,7 @@ COPY apps/server/package.json apps/server/
 RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY core core
+COPY wire wire
 COPY adapters adapters
 COPY apps apps
 RUN npm run build

@@ -7,21 +7,21 @@ import { defineConfig, globalIgnores } from 'eslint/config'
 import importX, { createNodeResolver } from 'eslint-plugin-import-x'
 import tseslint from 'typescript-eslint'
 
-// Modules of adapters/ that are no adapter but shared by several: any adapter may import one
-// through its index, and one imports only the core, fp-ts, io-ts and the packages named here.
-const SHARED_PACKAGES = {
-  // The HTTP API's vocabulary: what the service writes and its client reads.
-  'http-api': [],
+// The wire (wire/) is what the HTTP side of the house shares beside the core: the operation's one
+// definition, the Error document, the exact JSON reader, the option checks. It imports only the
+// core, fp-ts, io-ts and the packages named here for one of its folders ('' is the rest of it). A
+// folder with packages of its own has an index of its own, which the rest of the wire never
+// imports: an adapter importing wire/index.js (the client, in-memory storage) installs nothing.
+const WIRE_PACKAGES = {
   // The exact JSON reader, which embedders also import alone (plant-store/json).
   'exact-json': ['lossless-json'],
-  // The checks of the bounds an embedder gives an adapter.
-  'option-bounds': [],
+  '': [],
 }
-const SHARED_MODULES = Object.keys(SHARED_PACKAGES)
+const WIRE_FOLDERS_WITH_PACKAGES = Object.keys(WIRE_PACKAGES).filter((folder) => folder !== '')
 
-// Each other folder of adapters/ is an adapter; read at load time so a new adapter is fenced in too.
+// Each folder of adapters/ is an adapter; read at load time so a new adapter is fenced in too.
 const adapterNames = readdirSync(new URL('./adapters/', import.meta.url), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && !SHARED_MODULES.includes(entry.name))
+  .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)
 
 // An import of an adapter's file other than its index, written from anywhere: `adapters/x/y.js`.
@@ -32,11 +32,23 @@ const THROUGH_INDEX =
   'Import an adapter through its index (adapters/<name>/index.js): the index is its public surface, ' +
   'and what it does not export is free to change.'
 
-const SHARED_THROUGH_INDEX =
-  'Import a shared module of adapters/ through its index (adapters/<module>/index.js): the index is its public surface.'
+const WIRE_THROUGH_INDEX =
+  'Import the wire through its index (wire/index.js), or the exact JSON reader through its own ' +
+  '(wire/exact-json/index.js): an index is the public surface.'
 
-const SHARED_ONLY_CORE =
-  'A shared module of adapters/ imports only the core (and fp-ts, io-ts, and the packages eslint.config.js names for it): it is what adapters share, not an adapter.'
+// An import of a file of the wire other than its indexes, written from anywhere.
+const WIRE_INTERNALS = {
+  regex: `(^|/)wire/(?!(?:(?:${WIRE_FOLDERS_WITH_PACKAGES.join('|')})/)?index\\.js$).+`,
+  message: WIRE_THROUGH_INDEX,
+}
+
+const WIRE_KEEPS_PACKAGES_APART =
+  'The rest of the wire does not import a folder of it that needs a package (exact-json/ needs lossless-json): ' +
+  'whatever imports wire/index.js would need that package too.'
+
+const WIRE_ONLY_CORE =
+  'The wire (wire/) imports only the core (and fp-ts, io-ts, and the packages eslint.config.js names for it): ' +
+  'it is what the adapters share, not an adapter, and knows none of them.'
 
 // Any package but fp-ts, io-ts and those named (node:* and bare Node built-ins included).
 const onlyPackages = (names) => `^(?!(?:${['fp-ts', 'io-ts', ...names].map((name) => name.replaceAll('.', '\\.')).join('|')})(?:/|$)|\\.{1,2}/)`
@@ -134,7 +146,7 @@ export default defineConfig([
               target: './core',
               from: '.',
               except: ['./core', './node_modules'],
-              message: 'The core imports only itself (and fp-ts, io-ts): never adapters, apps or tests.',
+              message: 'The core imports only itself (and fp-ts, io-ts): never the wire, adapters, apps or tests.',
             },
           ],
         },
@@ -191,7 +203,7 @@ export default defineConfig([
             ...adapterNames.map((name) => ({
               target: `./adapters/${name}`,
               from: './adapters',
-              except: [`./${name}`, ...SHARED_MODULES.map((shared) => `./${shared}`)],
+              except: [`./${name}`],
               message: `Adapters never import each other: adapters/${name} may import the core (../../core/index.js), not another adapter. Compose them in apps/.`,
             })),
             // In the same rule as the zones above: a second config setting it would replace them.
@@ -208,34 +220,34 @@ export default defineConfig([
   },
 
   {
-    name: 'plant-store/layers/shared-through-index',
+    // Outside the wire, its index is the only way in (here for the adapters, below for the rest;
+    // the core imports none of it at all).
+    name: 'plant-store/layers/wire-through-index',
     files: ['adapters/**'],
-    ignores: SHARED_MODULES.map((shared) => `adapters/${shared}/**`),
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ regex: `(^|/)(${SHARED_MODULES.join('|')})/(?!index\\.js$)[^/]+`, message: SHARED_THROUGH_INDEX }] },
-      ],
+      'no-restricted-imports': ['error', { patterns: [WIRE_INTERNALS] }],
     },
   },
 
-  ...SHARED_MODULES.map((shared) => ({
-    name: `plant-store/layers/shared-modules/${shared}`,
-    files: [`adapters/${shared}/**`],
+  ...Object.entries(WIRE_PACKAGES).map(([folder, packages]) => ({
+    name: `plant-store/layers/wire${folder === '' ? '' : `/${folder}`}`,
+    files: [folder === '' ? 'wire/**' : `wire/${folder}/**`],
+    ignores: folder === '' ? WIRE_FOLDERS_WITH_PACKAGES.map((other) => `wire/${other}/**`) : [],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: onlyPackages(SHARED_PACKAGES[shared]), message: SHARED_ONLY_CORE }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: onlyPackages(packages), message: WIRE_ONLY_CORE },
+            ...(folder === '' ? WIRE_FOLDERS_WITH_PACKAGES.map((other) => ({ regex: `(^|/)${other}/`, message: WIRE_KEEPS_PACKAGES_APART })) : []),
+          ],
+        },
+      ],
       'import-x/no-restricted-paths': [
         'error',
         {
           basePath: import.meta.dirname,
-          zones: [
-            {
-              target: `./adapters/${shared}`,
-              from: '.',
-              except: [`./adapters/${shared}`, './core', './node_modules'],
-              message: SHARED_ONLY_CORE,
-            },
-          ],
+          zones: [{ target: './wire', from: '.', except: ['./wire', './core', './node_modules'], message: WIRE_ONLY_CORE }],
         },
       ],
     },
@@ -245,20 +257,27 @@ export default defineConfig([
     // Outside an adapter, its index is the only way in (an adapter's own files are fenced above).
     name: 'plant-store/layers/through-index',
     files: ['**/*.ts', '**/*.js'],
-    // The core and the kit import no adapter at all; their own rules say so.
-    ignores: ['core/**', 'testing/**', 'adapters/**', 'test/adapters/**'],
+    // The core and the kit import no adapter at all; their own rules say so. So does the wire's.
+    ignores: ['core/**', 'testing/**', 'wire/**', 'adapters/**', 'test/adapters/**', 'test/wire/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: adapterInternals(), message: THROUGH_INDEX }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: adapterInternals(), message: THROUGH_INDEX }, WIRE_INTERNALS] }],
     },
   },
-  // An adapter's own tests may look inside it, and only inside it.
+  // An adapter's own tests may look inside it, and only inside it; the wire's tests inside the wire.
   ...adapterNames.map((name) => ({
     name: `plant-store/layers/through-index/test-${name}`,
     files: [`test/adapters/${name}/**`],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: adapterInternals(name), message: THROUGH_INDEX }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: adapterInternals(name), message: THROUGH_INDEX }, WIRE_INTERNALS] }],
     },
   })),
+  {
+    name: 'plant-store/layers/through-index/test-wire',
+    files: ['test/wire/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: adapterInternals(), message: THROUGH_INDEX }] }],
+    },
+  },
 
   {
     // stdout belongs to mocha's reporter: one stray line there breaks `mocha --reporter json`.
@@ -279,7 +298,7 @@ export default defineConfig([
 
   {
     name: 'plant-store/shipped-code',
-    files: ['core/**', 'adapters/**', 'apps/**'],
+    files: ['core/**', 'wire/**', 'adapters/**', 'apps/**'],
     rules: {
       'no-warning-comments': ['error', { terms: ['todo', 'fixme', 'xxx'], location: 'start' }],
     },

@@ -19,7 +19,7 @@ export const BUILD_ARGS = [TSC, '-p', join(ROOT, 'tsconfig.build.json')]
 export const canBuild = () => existsSync(TSC)
 
 // What the build compiles (tsconfig.build.json), and what decides how it is compiled.
-const SOURCE_FOLDERS = ['core', 'adapters', 'apps']
+const SOURCE_FOLDERS = ['core', 'wire', 'adapters', 'apps']
 const BUILD_SETTINGS = ['tsconfig.json', 'tsconfig.build.json', 'package.json']
 
 const newestSource = () => {

@@ -4,8 +4,7 @@ import { pipe } from 'fp-ts/lib/function.js'
 import { BearerToken, newPlant, unauthenticated, type NewPlant, type NewPlantFields, type Plant } from '../../core/index.js'
 import { transportFailure, unexpectedResponse, type PlantStoreClientError } from './client-errors.js'
 import { readAnswer, type Answer } from './read-answer.js'
-import { newPlantJsonText, readBoundedBody } from '../http-api/index.js'
-import { MAX_TIMER_MS, wholeNumberOption } from '../option-bounds/index.js'
+import { CREATE_PLANT, MAX_TIMER_MS, readBoundedBody, wholeNumberOption } from '../../wire/index.js'
 
 /**
  * The most an answer's body may hold: the service's answers are a few hundred bytes (a Plant, an
@@ -57,7 +56,7 @@ const DEFAULT_TIMEOUT_MS = 10_000
  * call would otherwise report as a server it cannot reach).
  */
 export const createPlantStoreClient = (options: PlantStoreClientOptions): PlantStoreClient => {
-  const plantsUrl = plantsUrlOf(options.baseUrl)
+  const operationUrl = operationUrlOf(options.baseUrl)
   const send = options.fetch ?? globalThis.fetch
   const timeoutMs = wholeNumberOption('createPlantStoreClient', 'timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 1, MAX_TIMER_MS)
   const token = BearerToken.decode(options.token)
@@ -67,14 +66,14 @@ export const createPlantStoreClient = (options: PlantStoreClientOptions): PlantS
       TE.tryCatch(
         // The timeout's signal covers the body too: fetch fails a read of it once the signal fires.
         async (): Promise<E.Either<PlantStoreClientError, Answer>> => {
-          const response = await send(plantsUrl, {
-            method: 'POST',
+          const response = await send(operationUrl, {
+            method: CREATE_PLANT.method,
             headers: {
               Authorization: `Bearer ${credential}`,
-              'Content-Type': 'application/json',
+              'Content-Type': CREATE_PLANT.request.mediaType,
               Accept: 'application/json',
             },
-            body: newPlantJsonText(plant),
+            body: CREATE_PLANT.request.write(plant),
             redirect: 'manual',
             signal: AbortSignal.timeout(timeoutMs),
           })
@@ -106,12 +105,12 @@ export const createPlantStoreClient = (options: PlantStoreClientOptions): PlantS
   return { createPlant, promises: { createPlant: (fields) => createPlant(fields)() } }
 }
 
-const plantsUrlOf = (baseUrl: string): string => {
+const operationUrlOf = (baseUrl: string): string => {
   const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined
   if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     throw new TypeError('createPlantStoreClient: baseUrl must be an absolute http or https URL')
   }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}/plants`
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}${CREATE_PLANT.path}`
 }
 
 const isTimeout = (cause: unknown): boolean => cause instanceof Error && cause.name === 'TimeoutError'

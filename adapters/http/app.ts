@@ -5,8 +5,8 @@ import { readRequestHead } from './context/request-head.js'
 import type { Authenticator, PlantStore } from '../../core/index.js'
 import { docsAssets } from './routes/docs-page.js'
 import { createPlantRoute } from './routes/create-plant.js'
-import { DEFAULT_JSON_LIMITS, type JsonLimits } from '../exact-json/index.js'
-import { MAX_TIMER_MS, wholeNumberOption } from '../option-bounds/index.js'
+import { CREATE_PLANT, MAX_TIMER_MS, wholeNumberOption } from '../../wire/index.js'
+import { DEFAULT_JSON_LIMITS, type JsonLimits } from '../../wire/exact-json/index.js'
 import { makeJsonBodyReader } from './body/json-body.js'
 import { makeDecodeQueue } from './body/decode-queue.js'
 import { crossOrigin, type CrossOriginPolicy } from './request/cross-origin.js'
@@ -101,7 +101,7 @@ export const createHttpApp = ({
   if (answerWithinMs !== undefined) wholeNumberOption('createHttpApp', 'answerWithinMs', answerWithinMs, 1, MAX_TIMER_MS)
   wholeNumberOption('createHttpApp', 'readinessMaxAgeMs', readinessMaxAgeMs, 0, MAX_TIMER_MS)
   const draining = drainingAsked(drainingGiven)
-  const plants = `${basePath}/plants`
+  const plants = `${basePath}${CREATE_PLANT.path}`
   // The document never changes while the app lives: it is serialised once, not per request (an
   // unauthenticated client could otherwise make the service serialise 30 KB on every request).
   // It is compressed then too, and answered as the /docs files are: a strong ETag, and 304.
@@ -115,8 +115,8 @@ export const createHttpApp = ({
     readJsonBody: makeJsonBodyReader(bodyLimitBytes, jsonLimits, makeDecodeQueue()),
     ...(answerWithinMs === undefined ? {} : { answerWithinMs }),
   })
-  router.post(plants, createPlantHandler)
-  refuseOtherMethods(router, plants, ['POST'])
+  router.register(plants, [CREATE_PLANT.method], createPlantHandler)
+  refuseOtherMethods(router, plants, [CREATE_PLANT.method])
   for (const [path, handler] of [
     ['/openapi.json', documentAnswer],
     ['/healthz', healthz()],
@@ -129,8 +129,8 @@ export const createHttpApp = ({
 
   const app = new Koa()
   app.use(requestBoundary({ log, observer, tracer, draining }))
-  if (crossOriginPolicy !== undefined) app.use(crossOrigin(crossOriginPolicy, ['GET', 'HEAD', 'POST'], new Set([plants])))
-  app.use(admitThenRoute(routeRequests({ method: 'POST', path: plants, handler: createPlantHandler }, router)))
+  if (crossOriginPolicy !== undefined) app.use(crossOrigin(crossOriginPolicy, ['GET', 'HEAD', CREATE_PLANT.method], new Set([plants])))
+  app.use(admitThenRoute(routeRequests({ method: CREATE_PLANT.method, path: plants, handler: createPlantHandler }, router)))
   return app
 }
 

@@ -3,9 +3,9 @@ export { createHttpApp, DEFAULT_BODY_LIMIT_BYTES, DEFAULT_READINESS_MAX_AGE_MS }
 export type { HttpAppDeps } from './app.js'
 export type { CrossOriginPolicy } from './request/cross-origin.js'
 export { isLiteralBasePath } from './routes/dispatch.js'
-export type { ErrorDocument, ErrorStatus } from '../http-api/index.js'
-export { DEFAULT_JSON_LIMITS, parseExactJson } from '../exact-json/index.js'
-export type { JsonLimits } from '../exact-json/index.js'
+export type { ErrorDocument, ErrorStatus } from '../../wire/index.js'
+export { DEFAULT_JSON_LIMITS, parseExactJson } from '../../wire/exact-json/index.js'
+export type { JsonLimits } from '../../wire/exact-json/index.js'
 export {
   createBoundedServer,
   createHttpServer,

@@ -13,7 +13,7 @@ import {
 import { makeIdTable } from './id-table.js'
 import { makePlantRecords, RECORD_BYTES } from './plant-records.js'
 import { BYTES_PER_UNIT } from './text-chunks.js'
-import { wholeNumberOption } from '../option-bounds/index.js'
+import { wholeNumberOption } from '../../wire/index.js'
 
 /** The in-memory store, plus a look inside (copies) for tests that assert on stored state. */
 export interface InMemoryPlantStore extends PlantStore {

@@ -9,7 +9,7 @@ import { ignoreKeySetFetches, type KeySetObserver } from './key-set-observer.js'
 import { screenClaims } from './claims-screen.js'
 import type { JwtAuthenticatorOptions } from './options.js'
 import { makeRemoteKeySet } from './remote-key-set.js'
-import { wholeNumberOption } from '../option-bounds/index.js'
+import { wholeNumberOption } from '../../wire/index.js'
 
 /**
  * Accepts JWT access tokens signed by the configured keys, checking `iss`, `aud`, `exp` and

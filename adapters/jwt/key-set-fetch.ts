@@ -1,6 +1,6 @@
 import type { FetchImplementation, JSONWebKeySet } from 'jose'
 import * as E from 'fp-ts/lib/Either.js'
-import { readBoundedBody } from '../http-api/index.js'
+import { readBoundedBody } from '../../wire/index.js'
 import type { KeySetObserver } from './key-set-observer.js'
 
 /** When the provider may be asked, and how much of its answer is read. */

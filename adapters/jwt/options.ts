@@ -2,7 +2,7 @@ import type { KeyObject } from 'node:crypto'
 import type { ReadonlyNonEmptyArray } from 'fp-ts/lib/ReadonlyNonEmptyArray.js'
 import type { AsymmetricAlgorithm, HmacAlgorithm } from './algorithms.js'
 import type { ScopeToken } from './scope-token.js'
-import { MAX_TIMER_MS, wholeNumberOption } from '../option-bounds/index.js'
+import { MAX_TIMER_MS, wholeNumberOption } from '../../wire/index.js'
 
 /**
  * Public keys published by an identity provider as a JSON Web Key Set. Keys are cached; a token

@@ -4,7 +4,7 @@ import type { PlantStore } from '../../core/index.js'
 import { resolveTimeouts, type MongoTimeouts } from './client-options.js'
 import { makeMongoConnection, type InvalidMongoSettings } from './connection.js'
 import { makeMongoPlantStore } from './plant-store.js'
-import { MAX_TIMER_MS, wholeNumberOption } from '../option-bounds/index.js'
+import { MAX_TIMER_MS, wholeNumberOption } from '../../wire/index.js'
 
 /** Where and how to keep plants in MongoDB. */
 export interface MongoPlantStoreSettings {

@@ -8,7 +8,7 @@ import {
   type Context,
   type Tracer,
 } from '@opentelemetry/api'
-import type { RequestSpan, RequestTracer, TraceParent } from '../http-api/index.js'
+import type { RequestSpan, RequestTracer, TraceParent } from '../../wire/index.js'
 import { plantStoreTracer } from './tracer.js'
 
 /** A caller's trace context, read from its `traceparent` header. */
@@ -18,7 +18,7 @@ export type RemoteParent = TraceParent
 export type TracedRequest = RequestSpan
 
 /**
- * The HTTP adapter's `RequestTracer` port (its types from the shared http-api module: adapters do not import each other)
+ * The HTTP adapter's `RequestTracer` port (its types from the wire, which adapters share: adapters do not import each other)
  * on OpenTelemetry: each request is a SERVER span named
  * `<method> <route>` (`POST /plants`), a child of the caller's `traceparent` when it sent one,
  * current while the request is handled (so the ports' spans are its children), with the HTTP

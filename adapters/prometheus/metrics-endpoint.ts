@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Registry } from 'prom-client'
-import { errorAnswer } from '../http-api/index.js'
+import { errorAnswer } from '../../wire/index.js'
 
 // Rendering the registry collects and formats every default process metric afresh, many times
 // the work of any other answer, while Prometheus scrapes every 15 s or so: one text serves every

@@ -68,56 +68,78 @@ describe('eslint.config.js enforces the layers', function () {
     ])
   })
 
-  it('lets adapters import the shared HTTP API module through its index, and only so', async () => {
+  it('lets adapters and apps import the wire through its index and the exact JSON reader through its own, and only so', async () => {
     expect(
-      await layerFindings('adapters/http-client/__lint_probe__.ts', ["export { readErrorDocument } from '../http-api/index.js'"]),
+      await layerFindings('adapters/http-client/__lint_probe__.ts', ["export { CREATE_PLANT, readErrorDocument } from '../../wire/index.js'"]),
     ).to.deep.equal([])
-    const findings = await layerFindings('adapters/http/__lint_probe__.ts', [
-      "export { violationsFromMessage } from '../http-api/messages.js'",
-    ])
-    expect(findings).to.have.lengthOf(1)
-    expect(findings[0]).to.match(/^1: no-restricted-imports: .*shared module of adapters\/ through its index/)
+    expect(
+      await layerFindings('adapters/http/openapi/__lint_probe__.ts', [
+        "export { CREATE_PLANT } from '../../../wire/index.js'",
+        "export { parseExactJson } from '../../../wire/exact-json/index.js'",
+      ]),
+    ).to.deep.equal([])
+    expect(await layerFindings('apps/server/__lint_probe__.ts', ["export { wholeNumberOption } from '../../wire/index.js'"])).to.deep.equal([])
+    const findings = [
+      ...(await layerFindings('adapters/http/__lint_probe__.ts', ["export { violationsFromMessage } from '../../wire/messages.js'"])),
+      ...(await layerFindings('adapters/in-memory/__lint_probe__.ts', ["export { wholeNumberOption } from '../../wire/whole-number.js'"])),
+      ...(await layerFindings('apps/server/__lint_probe__.ts', ["export { scanJson } from '../../wire/exact-json/exact-json.js'"])),
+    ]
+    expect(findings).to.have.lengthOf(3)
+    for (const finding of findings) expect(finding).to.match(/^1: no-restricted-imports: .*Import the wire through its index/)
   })
 
-  it('refuses the shared HTTP API module importing an adapter, a framework or Node', async () => {
-    const findings = await layerFindings('adapters/http-api/__lint_probe__.ts', [
-      "export { createHttpApp } from '../http/index.js'",
+  it('refuses the core importing the wire', async () => {
+    const findings = await layerFindings('core/__lint_probe__.ts', ["export { CREATE_PLANT } from '../wire/index.js'"])
+    expect(findings).to.have.lengthOf(1)
+    expect(findings[0]).to.match(/^1: import-x\/no-restricted-paths: .*The core imports only itself .*never the wire/)
+  })
+
+  it('lets the wire import the core, fp-ts, io-ts and its own files', async () => {
+    const findings = await layerFindings('wire/__lint_probe__.ts', [
+      "export { decodeNewPlant } from '../core/index.js'",
+      "export * as E from 'fp-ts/lib/Either.js'",
+      "export * as t from 'io-ts'",
+      "export { violationsFromMessage } from './messages.js'",
+    ])
+    expect(findings).to.deep.equal([])
+  })
+
+  it('refuses the rest of the wire importing the exact JSON reader, which needs lossless-json', async () => {
+    const findings = await layerFindings('wire/__lint_probe__.ts', [
+      "export { parseExactJson } from './exact-json/index.js'",
+      "export { scanJson } from './exact-json/exact-json.js'",
+    ])
+    expect(findings.map((finding) => finding.split(':')[0])).to.deep.equal(['1', '2'])
+    for (const finding of findings) expect(finding).to.match(/no-restricted-imports: .*The rest of the wire does not import a folder of it that needs a package/)
+  })
+
+  it('refuses the wire importing an adapter, apps, a framework or Node', async () => {
+    const findings = await layerFindings('wire/__lint_probe__.ts', [
+      "export { createHttpApp } from '../adapters/http/index.js'",
+      "export * from '../apps/server/config.js'",
       "export { default as Koa } from 'koa'",
       "export { readFile } from 'node:fs/promises'",
-      "export { decodeNewPlant } from '../../core/index.js'",
-    ])
-    expect(findings.map((finding) => finding.split(':')[0])).to.deep.equal(['1', '2', '3'])
-    for (const finding of findings) expect(finding).to.match(/imports only the core/)
-  })
-
-  it('refuses the shared option checks importing an adapter, another shared module, a package or Node', async () => {
-    const findings = await layerFindings('adapters/option-bounds/__lint_probe__.ts', [
-      "export { createHttpApp } from '../http/index.js'",
-      "export { parseExactJson } from '../exact-json/index.js'",
       "export { parse } from 'lossless-json'",
-      "export { setTimeout } from 'node:timers'",
     ])
-    expect(findings.map((finding) => finding.split(':')[0])).to.deep.equal(['1', '2', '3', '4'])
-    expect(await layerFindings('adapters/in-memory/__lint_probe__.ts', ["export { wholeNumberOption } from '../option-bounds/index.js'"])).to.deep.equal([])
-    expect(await layerFindings('adapters/in-memory/__lint_probe__.ts', ["export { wholeNumberOption } from '../option-bounds/whole-number.js'"])).to.have.lengthOf(1)
+    expect(findings.map((finding) => finding.split(':')[0])).to.deep.equal(['1', '2', '3', '4', '5'])
+    for (const finding of findings) expect(finding).to.match(/The wire \(wire\/\) imports only the core/)
   })
 
-  it('lets the shared exact JSON reader import lossless-json, and no other package, framework or adapter', async () => {
+  it("lets the wire's exact JSON reader import lossless-json, and no other package, framework or adapter", async () => {
     expect(
-      await layerFindings('adapters/exact-json/__lint_probe__.ts', [
+      await layerFindings('wire/exact-json/__lint_probe__.ts', [
         "export { parse } from 'lossless-json'",
         "export { INT64_MAX } from '../../core/index.js'",
         "export * as E from 'fp-ts/lib/Either.js'",
       ]),
     ).to.deep.equal([])
-    const findings = await layerFindings('adapters/exact-json/__lint_probe__.ts', [
+    const findings = await layerFindings('wire/exact-json/__lint_probe__.ts', [
       "export { default as Koa } from 'koa'",
-      "export { createHttpApp } from '../http/index.js'",
+      "export { createHttpApp } from '../../adapters/http/index.js'",
       "export { readFile } from 'node:fs/promises'",
     ])
     expect(findings.map((finding) => finding.split(':')[0])).to.deep.equal(['1', '2', '3'])
-    expect(await layerFindings('adapters/http-api/__lint_probe__.ts', ["export { parse } from 'lossless-json'"])).to.have.lengthOf(1)
-    expect(await layerFindings('adapters/http/__lint_probe__.ts', ["export { parseExactJson } from '../exact-json/index.js'"])).to.deep.equal([])
+    for (const finding of findings) expect(finding).to.match(/The wire \(wire\/\) imports only the core/)
   })
 
   it('lets the testing kit import the core, fp-ts and node:assert', async () => {

@@ -4,7 +4,7 @@ import { relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 // The README's picture of the layout is a claim about the tree: each folder it names exists, and
-// each folder of core/, adapters/, apps/ and testing/ is in it.
+// each folder of core/, wire/, adapters/, apps/ and testing/ is in it.
 
 const ROOT = new URL('../../', import.meta.url)
 
@@ -26,7 +26,7 @@ const pictured = (): ReadonlyArray<string> => {
 }
 
 const onDisk = (): ReadonlyArray<string> =>
-  ['core', 'adapters', 'apps', 'testing'].flatMap((top) => [
+  ['core', 'wire', 'adapters', 'apps', 'testing'].flatMap((top) => [
     top,
     ...readdirSync(new URL(`${top}/`, ROOT), { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isDirectory())
@@ -47,7 +47,7 @@ describe('the README', function () {
 })
 
 describe("the README's layout picture", function () {
-  it('names every folder of core/, adapters/, apps/ and testing/, and only folders that exist', function () {
+  it('names every folder of core/, wire/, adapters/, apps/ and testing/, and only folders that exist', function () {
     expect([...pictured()].sort()).to.deep.equal([...onDisk()].sort())
   })
 })

@@ -6,7 +6,7 @@ import {
   unavailableMessage,
   type ErrorAnswer,
   type ErrorStatus,
-} from '../../http-api/index.js'
+} from '../../../wire/index.js'
 import type { RequestProblem } from './problems.js'
 
 /** Everything a request can fail with: the domain's errors and the transport's. */

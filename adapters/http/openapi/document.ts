@@ -5,10 +5,11 @@
 import { toErrorResponse } from '../errors/error-response.js'
 import { methodNotImplemented, routeNotFound } from '../errors/problems.js'
 import type { OpenApiDocument } from './document-shape.js'
-import { CONNECT_REFUSED, errorAnswersWithin, errorResponse, transportErrorsBeside, type DocumentedLimits } from './error-answers.js'
+import { CONNECT_REFUSED, errorAnswersWithin, errorResponse, operationErrors, transportErrorsBeside, type DocumentedLimits } from './error-answers.js'
 import { pathItem, preflight, probeResponse, serviceGet, WELL_FORMED } from './path-items.js'
 import { withRequestIds } from './request-ids.js'
 import { EXAMPLE_ID_AS_DOUBLE } from './document-text.js'
+import { CREATE_PLANT, CREATE_PLANT_ERRORS } from '../../../wire/index.js'
 
 // What /openapi.json and the /docs files answer alike (routes/fixed-representations.ts).
 const STRONG_ETAG = { description: 'A strong ETag of this representation.', required: true, schema: { type: 'string' } } as const
@@ -41,8 +42,11 @@ export interface DocumentedFeatures {
  */
 const INTERFACE_VERSION = '1.0.0'
 
+// The operation's method as a path item's key.
+const createPlantMethod = CREATE_PLANT.method.toLowerCase() as Lowercase<typeof CREATE_PLANT.method>
+
 const describeService = (basePath: string, limits: DocumentedLimits, { crossOrigin = false, docsPage = true }: DocumentedFeatures): OpenApiDocument => {
-  const plants = `${basePath.replace(/\/+$/, '')}/plants`
+  const plants = `${basePath.replace(/\/+$/, '')}${CREATE_PLANT.path}`
   return {
     openapi: '3.1.0',
     info: {
@@ -73,8 +77,8 @@ const describeService = (basePath: string, limits: DocumentedLimits, { crossOrig
     ],
     paths: {
       [plants]: pathItem({
-        post: {
-          operationId: 'createPlant',
+        [createPlantMethod]: {
+          operationId: CREATE_PLANT.operationId,
           summary: 'Creates a new plant in the store',
           description:
             'Stores the plant and answers it without its id. Sending a plant that is already stored ' +
@@ -105,20 +109,10 @@ const describeService = (basePath: string, limits: DocumentedLimits, { crossOrig
                 },
               },
             },
-            ...transportErrorsBeside(
-              'BadRequest',
-              'Unauthorized',
-              'Forbidden',
-              'Conflict',
-              'PayloadTooLarge',
-              'UnsupportedMediaType',
-              'InternalError',
-              'ServiceUnavailable',
-              'InsufficientStorage',
-            ),
+            ...transportErrorsBeside(...operationErrors(CREATE_PLANT_ERRORS)),
           },
         },
-        ...(crossOrigin ? { options: preflight(['POST']) } : {}),
+        ...(crossOrigin ? { options: preflight([CREATE_PLANT.method]) } : {}),
       }),
       '/openapi.json': pathItem(
         serviceGet({

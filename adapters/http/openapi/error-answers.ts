@@ -15,8 +15,8 @@ import {
 } from '../../../core/index.js'
 import { bearerTokenFrom, bearerTokenOf } from '../context/request-head.js'
 import { toErrorResponse, type Problem } from '../errors/error-response.js'
-import { parseExactJson } from '../../exact-json/index.js'
-import { jsonViolations } from '../../http-api/index.js'
+import { CREATE_PLANT, type CreatePlantErrorAnswer, type CreatePlantErrorStatus } from '../../../wire/index.js'
+import { parseExactJson } from '../../../wire/exact-json/index.js'
 import {
   connectionsOverShare,
   expectationFailed,
@@ -48,8 +48,8 @@ const NOT_A_NEW_PLANT = { name: 1, tag: false }
 export const ERROR_ANSWERS = {
   BadRequest: {
     problems: [
-      // Worded for the JSON text the client sent, as POST /plants words it.
-      invalidInput(jsonViolations(NOT_A_NEW_PLANT, refusal(decodeNewPlant(NOT_A_NEW_PLANT)).violations)),
+      // Worded for the JSON text the client sent, as the operation words it.
+      invalidInput(CREATE_PLANT.request.violations(NOT_A_NEW_PLANT, refusal(decodeNewPlant(NOT_A_NEW_PLANT)).violations)),
       malformedBody(refusal(parseExactJson(new TextEncoder().encode('{"id":1,"name":"x"')))),
       malformedRequest,
     ],
@@ -187,6 +187,22 @@ export const errors = (...names: ReadonlyArray<ErrorAnswerName>): OpenApi.Respon
 }
 
 export const statusOf = (name: ErrorAnswerName): string => String(toErrorResponse(ERROR_ANSWERS[name].problems[0]).status)
+
+/**
+ * The names of an operation's Error answers, as its definition lists them by status. Each name is
+ * a row above (or this does not compile), and each must be answered under the status the
+ * definition gives it: the mapper decides the status, so a definition that disagrees is refused
+ * when the document is built.
+ */
+export const operationErrors = (
+  statuses: ReadonlyArray<readonly [CreatePlantErrorStatus, CreatePlantErrorAnswer]>,
+): ReadonlyArray<ErrorAnswerName> =>
+  statuses.map(([status, name]) => {
+    if (statusOf(name) !== String(status)) {
+      throw new TypeError(`openApiDocument: the operation lists ${name} under ${status}, but it is answered ${statusOf(name)}`)
+    }
+    return name
+  })
 
 // What any request may get from Node's HTTP parser, the Host check or the connection shares, whatever its operation.
 const TRANSPORT: ReadonlyArray<ErrorAnswerName> = ['NotWellFormed', 'RequestTimeout', 'ExpectationFailed', 'HeadersTooLarge', 'NotImplemented', 'OverConnectionShare']

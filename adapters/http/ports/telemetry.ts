@@ -5,9 +5,9 @@
 // The logger port is the core's, shared with the app that composes the adapter; the adapter calls
 // it inside a try: a logger that throws loses its line, never the request.
 export type { Logger } from '../../../core/index.js'
-export type { RequestSpan, RequestTracer, TraceParent } from '../../http-api/index.js'
+export type { RequestSpan, RequestTracer, TraceParent } from '../../../wire/index.js'
 import type { Logger } from '../../../core/index.js'
-import type { RequestSpan, RequestTracer } from '../../http-api/index.js'
+import type { RequestSpan, RequestTracer } from '../../../wire/index.js'
 
 /**
  * The log an app gets when given none: what needs someone's attention (a 500's cause, storage

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { type HttpContext, sendJson, sendProblem } from '../context/request-context.js'
 import { authenticate, createPlant, invalidInput, type Authenticator, type CreatePlantError, type PlantStore } from '../../../core/index.js'
-import { jsonViolations } from '../../http-api/index.js'
+import { CREATE_PLANT } from '../../../wire/index.js'
 import { bearerTokenOf, type RequestHead } from '../context/request-head.js'
 import type { RequestProblem } from '../errors/problems.js'
 
@@ -52,4 +52,4 @@ export const createPlantRoute = ({
 
 // The client sent JSON text: a field it got wrong is named in JSON's terms, with what it sent.
 const inJsonTerms = (error: CreatePlantError, sent: unknown): CreatePlantError =>
-  error._tag === 'InvalidInput' ? invalidInput(jsonViolations(sent, error.violations)) : error
+  error._tag === 'InvalidInput' ? invalidInput(CREATE_PLANT.request.violations(sent, error.violations)) : error

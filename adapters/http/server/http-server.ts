@@ -4,7 +4,7 @@ import { answerClientErrors, answerOnResponse, answerOnSocket } from './parser-r
 import { trackConnections, type Connections } from './connections.js'
 import { expectationFailed, methodNotImplemented } from '../errors/problems.js'
 import { requestIdOf, serveAppOn } from '../context/request-context.js'
-import { MAX_TIMER_MS, wholeNumberOption } from '../../option-bounds/index.js'
+import { MAX_TIMER_MS, wholeNumberOption } from '../../../wire/index.js'
 
 /**
  * How long a client may take, and how many may be connected at once: each a whole number of 1 or

@@ -1,7 +1,7 @@
 // The API's promise for every answer that is not a success: an Error document, wherever HTTP
 // allows the answer a body.
 import * as E from 'fp-ts/lib/Either.js'
-import { readErrorDocument } from '../../../adapters/http-api/index.js'
+import { readErrorDocument } from '../../../wire/index.js'
 import { headerOf, type HttpResponse } from './http-responses.js'
 
 /** Whether HTTP lets an answer with this status carry a body (to a request other than HEAD). */

@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import { expect } from 'chai'
 import fc from 'fast-check'
 import * as E from 'fp-ts/lib/Either.js'
-import { parseExactJson } from '../../../../adapters/exact-json/index.js'
+import { parseExactJson } from '../../../../wire/exact-json/index.js'
 import { openApiText } from '../../../../adapters/http/openapi/document-text.js'
 import {
   expectationFailed,
@@ -25,6 +25,7 @@ import {
 } from '../../../../adapters/http/errors/problems.js'
 import { toErrorResponse, type Problem } from '../../../../adapters/http/errors/error-response.js'
 import { openApiDocument } from '../../../../adapters/http/openapi/document.js'
+import { operationErrors } from '../../../../adapters/http/openapi/error-answers.js'
 import type { OpenApiDocument } from '../../../../adapters/http/openapi/document-shape.js'
 import {
   authenticationUnavailable,
@@ -189,6 +190,11 @@ describe('the OpenAPI document', function () {
           expect(examplesOf(response).length, `${where} ${status}: no example`).to.be.greaterThan(0)
         }
       }
+    })
+
+    it("refuses an operation that lists an Error answer under a status the mapper does not give it", function () {
+      expect(operationErrors([[400, 'BadRequest'], [409, 'Conflict']])).to.deep.equal(['BadRequest', 'Conflict'])
+      expect(() => operationErrors([[409, 'BadRequest']])).to.throw(TypeError, 'lists BadRequest under 409, but it is answered 400')
     })
   })
 

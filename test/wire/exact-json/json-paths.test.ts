@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
-import { parseExactJson, type JsonLimits } from '../../../adapters/exact-json/index.js'
+import { parseExactJson, type JsonLimits } from '../../../wire/exact-json/index.js'
 
 // parseExactJson reads a text on one of two paths: JSON.parse followed by a walk that replaces each
 // number by the exact value of its lexeme (the fast path), or lossless-json with the same number

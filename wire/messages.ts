@@ -1,4 +1,4 @@
-import type { Violation } from '../../core/index.js'
+import type { Violation } from '../core/index.js'
 
 // The spec fixes the Error document at `{"error", "message"}`: where a client must tell two
 // answers of one status apart, or get back what a 400 names, the message is all it has. Each

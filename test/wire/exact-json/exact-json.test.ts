@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
-import { parseExactJson } from '../../../adapters/exact-json/exact-json.js'
+import { parseExactJson } from '../../../wire/exact-json/exact-json.js'
 import { decodeNewPlant } from '../../../core/index.js'
 import { int64, SUBMITTED_MARKER } from '../../support/arbitraries.js'
 import { expectLeftTag, expectRight } from '../../support/either.js'

@@ -13,8 +13,8 @@ import {
   unavailableReasonFrom,
   violationsFromMessage,
   type UnavailableReason,
-} from '../../../adapters/http-api/index.js'
-import { decodeNewPlant, type Violation } from '../../../core/index.js'
+} from '../../wire/index.js'
+import { decodeNewPlant, type Violation } from '../../core/index.js'
 
 // What the service writes, read back as the client reads it: each message's reader beside its
 // writer, and read(write(x)) = x for every x the writer is given.

@@ -1,14 +1,14 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { createHttpApp, createHttpServer, DEFAULT_HTTP_SERVER_LIMITS, type HttpAppDeps } from '../../../adapters/http/index.js'
-import { exactJsonParser, parseExactJson } from '../../../adapters/exact-json/index.js'
-import { makeInMemoryPlantStore } from '../../../adapters/in-memory/index.js'
-import { makeJwtAuthenticator, type JwksKeySource } from '../../../adapters/jwt/index.js'
-import { createPlantStoreClient } from '../../../adapters/http-client/index.js'
-import { openMongoPlantStore } from '../../../adapters/mongodb/index.js'
-import { makeStaticTokenAuthenticator } from '../../../adapters/static-tokens/index.js'
-import { NewPlant } from '../../../core/index.js'
-import { TOKEN } from '../../support/http-app.js'
+import { createHttpApp, createHttpServer, DEFAULT_HTTP_SERVER_LIMITS, type HttpAppDeps } from '../../adapters/http/index.js'
+import { exactJsonParser, parseExactJson } from '../../wire/exact-json/index.js'
+import { makeInMemoryPlantStore } from '../../adapters/in-memory/index.js'
+import { makeJwtAuthenticator, type JwksKeySource } from '../../adapters/jwt/index.js'
+import { createPlantStoreClient } from '../../adapters/http-client/index.js'
+import { openMongoPlantStore } from '../../adapters/mongodb/index.js'
+import { makeStaticTokenAuthenticator } from '../../adapters/static-tokens/index.js'
+import { NewPlant } from '../../core/index.js'
+import { TOKEN } from '../support/http-app.js'
 
 // A bound an embedder computes (Number(process.env.X) of a variable that is not set is NaN) or
 // passes from JavaScript as a string bounded nothing, silently: `count >= NaN` is never true. Each

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
-import { scanJson } from '../../../adapters/exact-json/exact-json.js'
+import { scanJson } from '../../../wire/exact-json/exact-json.js'
 
 const WIDE = { maxNumberLength: 10_000, maxDepth: 10_000 }
 

@@ -1,4 +1,4 @@
-import { INT64_MAX, INT64_MIN, type NewPlant, type Violation } from '../../core/index.js'
+import { INT64_MAX, INT64_MIN, type NewPlant, type Violation } from '../core/index.js'
 
 // A NewPlant as JSON text, both ways: how a client writes the body of a create, and how the
 // service words what is wrong in a body it read. The service reads the text with the exact JSON

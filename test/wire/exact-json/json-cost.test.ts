@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
-import { DEFAULT_JSON_LIMITS, parseExactJson } from '../../../adapters/exact-json/index.js'
+import { DEFAULT_JSON_LIMITS, parseExactJson } from '../../../wire/exact-json/index.js'
 import { BODY_LIMIT, cpuMillisecondsOf, hostileJson, longestZeroRun } from '../../support/hostile-json.js'
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)

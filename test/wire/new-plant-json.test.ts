@@ -1,9 +1,9 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
 import * as E from 'fp-ts/lib/Either.js'
-import { errorAnswer, ERROR_STATUS_LIST, newPlantJsonText, readErrorDocument } from '../../../adapters/http-api/index.js'
-import { parseExactJson } from '../../../adapters/exact-json/index.js'
-import { decodeNewPlant, INT64_MAX, INT64_MIN, newPlant, type NewPlant } from '../../../core/index.js'
+import { errorAnswer, ERROR_STATUS_LIST, newPlantJsonText, readErrorDocument } from '../../wire/index.js'
+import { parseExactJson } from '../../wire/exact-json/index.js'
+import { decodeNewPlant, INT64_MAX, INT64_MIN, newPlant, type NewPlant } from '../../core/index.js'
 
 // What a client writes, read back as the service reads it: the exact JSON reader, then the core.
 
