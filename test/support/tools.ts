@@ -19,6 +19,7 @@ export const installTools = (group: ToolGroup): { readonly folder: string } | { 
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   if (error === undefined && status === 0) return { folder: join(ROOT, group) }
-  const reason = error?.message ?? stderr.trim().split('\n').at(-1) ?? `${group}: exit ${String(status)}`
+  const said = stderr.trim().split('\n').at(-1) ?? ''
+  const reason = error?.message ?? (said === '' ? `${group}: exit ${String(status)}` : said)
   return { missing: `${reason} (\`npm run install-tools -- ${group}\` installs it)` }
 }
