@@ -73,7 +73,7 @@ const CORE_ONLY_FP =
   'Put this in an adapter and give the core a port.'
 
 export default defineConfig([
-  globalIgnores(['dist/', 'node_modules/', 'coverage/']),
+  globalIgnores(['dist/', 'bench/dist/', 'node_modules/', 'coverage/']),
 
   tseslint.configs.strict,
   {

@@ -1,21 +1,24 @@
 // Load from autocannon's library API, when wrk is not on PATH. It runs in this process and needs
 // about a core of its own, so it saturates before the fastest servers do: the report says so.
-import autocannon from 'autocannon'
+// autocannon comes with bench's own install (scripts/install-tools.mjs), read when a load runs or
+// is described, so that the harness's other modules and their tests load without it.
+import type autocannon from 'autocannon'
 import { createRequire } from 'node:module'
 import type { LoadGenerator, LoadResult, LoadShape } from './load.js'
 import { FRESH, nthRequest, type Workload } from './workload.js'
 
-const version = (createRequire(import.meta.url)('autocannon/package.json') as { version: string }).version
+const version = (): string => (createRequire(import.meta.url)('autocannon/package.json') as { version: string }).version
 
-const cannon = (
+const cannon = async (
   url: string,
   token: string,
   shape: LoadShape,
   firstId: number,
   amount: number | undefined,
   workload: Workload,
-): Promise<LoadResult> =>
-  new Promise((resolve, reject) => {
+): Promise<LoadResult> => {
+  const { default: autocannon } = await import('autocannon')
+  return new Promise((resolve, reject) => {
     let sent = 0
     let fresh = 0
     const options: autocannon.Options = {
@@ -53,9 +56,12 @@ const cannon = (
     // With `amount`, autocannon ignores the duration: bound the run here.
     const deadline = setTimeout(() => instance.stop(), shape.durationSeconds * 1000)
   })
+}
 
 export const autocannonLoad: LoadGenerator = {
-  description: `autocannon ${version} (library API, in the harness process)`,
+  get description() {
+    return `autocannon ${version()} (library API, in the harness process)`
+  },
   run: (url, token, shape, firstId, workload) => cannon(url, token, shape, firstId, undefined, workload),
   send: (url, token, shape, firstId, count) => cannon(url, token, shape, firstId, count, FRESH),
 }

@@ -5,10 +5,11 @@ import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 
 const SOURCE = new URL('./servers/', import.meta.url)
-// Inside the project, so that the servers' imports of koa, fastify and express resolve.
-const TARGET = new URL('../../dist/bench/http/servers/', import.meta.url)
+// Inside bench/, so that the servers' imports of fastify and express resolve in bench's own install
+// (scripts/install-tools.mjs), and those of koa and the MongoDB driver in the project's.
+const TARGET = new URL('../dist/http/servers/', import.meta.url)
 
-/** Transpiles every reference server to dist/bench/http/servers/ and answers that folder. */
+/** Transpiles every reference server to bench/dist/http/servers/ and answers that folder. */
 export const buildReferenceServers = (): string => {
   mkdirSync(TARGET, { recursive: true })
   for (const file of readdirSync(SOURCE).filter((name) => name.endsWith('.ts'))) {

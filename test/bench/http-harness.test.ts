@@ -11,6 +11,7 @@ import { serverUnderTest, TOKEN } from '../../bench/http/servers-under-test.js'
 import { makeWrkLoad, wrkVersion } from '../../bench/http/wrk.js'
 import { FRESH, MIXED, type Workload } from '../../bench/http/workload.js'
 import { reportPending } from '../support/pending.js'
+import { installTools } from '../support/tools.js'
 
 // The benchmark itself is not part of npm test (it takes minutes and asserts no time); this
 // checks that its harness starts, loads and stops a server, and that the references do the work.
@@ -19,7 +20,15 @@ describe('the HTTP benchmark harness', function () {
   let where: { referencesDir: string; logDir: undefined; serviceEnv: Record<string, string> }
   let running: ServerProcess | undefined
 
-  before(() => {
+  before(function () {
+    // The references' Fastify and Express, and autocannon, come with bench's own install, made by
+    // the first run that needs it.
+    this.timeout(120_000)
+    const bench = installTools('bench')
+    if ('missing' in bench) {
+      reportPending('the HTTP benchmark harness', bench.missing)
+      this.skip()
+    }
     where = { referencesDir: buildReferenceServers(), logDir: undefined, serviceEnv: {} }
   })
   afterEach(async () => {

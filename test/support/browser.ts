@@ -1,8 +1,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type BrowserContext } from 'playwright-core'
+import type { BrowserContext } from '../../tools/browser/index.js'
 import { reportPending } from './pending.js'
+import { installTools } from './tools.js'
 
 // A real browser for the tests that need one: Debian's chromium, headless, with a fresh profile
 // each run (nothing cached, no state from another run) and nothing that calls out to the internet.
@@ -28,6 +29,9 @@ export interface Browser {
 /** A started browser, or why none can start here (for a pending test). */
 export const launchBrowser = async (): Promise<Browser | { readonly missing: string }> => {
   if (!existsSync(CHROMIUM)) return { missing: `no browser at ${CHROMIUM}; apt-get install -y chromium` }
+  const driver = installTools('tools/browser')
+  if ('missing' in driver) return driver
+  const { chromium } = await import('../../tools/browser/index.js')
   const profile = mkdtempSync(join(tmpdir(), 'plant-store-chromium-'))
   try {
     const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: FLAGS, viewport: { width: 1280, height: 900 } })
@@ -51,6 +55,8 @@ export const launchBrowser = async (): Promise<Browser | { readonly missing: str
 export const useBrowser = (what: string): { readonly context: () => BrowserContext } => {
   let browser: Browser | undefined
   before(async function () {
+    // The first run installs the browser driver.
+    this.timeout(120_000)
     const launched = await launchBrowser()
     if ('missing' in launched) {
       reportPending(what, launched.missing)

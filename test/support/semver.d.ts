@@ -1,5 +1,5 @@
-// The two functions of semver (installed with the development tools, @arethetypeswrong/cli's)
-// that the engines test uses; semver ships no declarations.
+// The two functions of semver (installed with the development tools, by ESLint's plugins and
+// mongodb-memory-server) that the engines test uses; semver ships no declarations.
 declare module 'semver' {
   interface SemVer {
     readonly version: string

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { once } from 'node:events'
 import { createServer, request, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { BrowserContext } from 'playwright-core'
+import type { BrowserContext } from '../../../../tools/browser/index.js'
 import { useBrowser } from '../../../support/browser.js'
 import { startTestApp, TOKEN, type TestApp } from '../../../support/http-app.js'
 
