@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import { stampRequestId } from '../context/request-context.js'
+import { admitServedRequest, requestIdOf } from '../context/request-context.js'
 import { connectionsOverShare, requestTimeout, type RequestProblem } from '../errors/problems.js'
 import { sharesOf } from './client-networks.js'
 import { answerOnResponse, answerOnSocket } from './parser-refusals.js'
@@ -31,7 +31,7 @@ export interface ConnectionBounds {
 export interface Connections {
   /**
    * Takes a request the server parsed into its connection's record, stamping its id on its
-   * response, or answers false when the request must not be served: the connection is over its
+   * response and telling the app that serves it (`servedRequestOf`), or answers false when the request must not be served: the connection is over its
    * client's share (the request is answered 503 and the connection closes after it), it would pass
    * a bound (too many requests waiting on it: it is closed), or it is gone.
    */
@@ -215,7 +215,9 @@ export const trackConnections = (server: Server, bounds: ConnectionBounds): Conn
         req.socket.destroy()
         return false
       }
-      const owed: OwedAnswer = { response: res, requestId: stampRequestId(req, res) }
+      const owed: OwedAnswer = { response: res, requestId: requestIdOf(req), connection: record }
+      // On the response for whatever answers it, the app or the server itself.
+      res.setHeader('X-Request-Id', owed.requestId)
       if (overShare.has(record)) {
         // Its body is never invited nor read: the connection closes after the answer.
         res.setHeader('Connection', 'close')
@@ -223,6 +225,7 @@ export const trackConnections = (server: Server, bounds: ConnectionBounds): Conn
         return false
       }
       record.owed.push(owed)
+      admitServedRequest(req, owed)
       const settled = (): void => {
         res.off('finish', settled)
         res.off('close', settled)
