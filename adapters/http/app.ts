@@ -1,6 +1,6 @@
 import Koa from 'koa'
 import { JSON_CONTENT_TYPE } from './context/answer.js'
-import type { AnswerRequest } from './context/route.js'
+import type { AnswerRequest, Route, RouteRequest } from './context/route.js'
 import { readRequestHead } from './context/request-head.js'
 import type { Authenticator, PlantStore } from '../../core/index.js'
 import { docsAssets } from './routes/docs-page.js'
@@ -16,7 +16,7 @@ import { openApiText } from './openapi/document-text.js'
 import { healthz, readyz } from './routes/probes.js'
 import { requestBoundary } from './request/boundary.js'
 import { represent, serveRepresentations } from './routes/fixed-representations.js'
-import { dispatch, isLiteralBasePath, type Dispatch } from './routes/dispatch.js'
+import { dispatch, isLiteralBasePath, type Dispatch, type PathRoute } from './routes/dispatch.js'
 
 /** An orchestrator probes every few seconds; one storage probe a second keeps its view fresh. */
 export const DEFAULT_READINESS_MAX_AGE_MS = 1000
@@ -106,20 +106,20 @@ export const createHttpApp = ({
   // It is compressed then too, and answered as the /docs files are: a strong ETag, and 304.
   const documentJson = openApiText(openApiDocument(basePath, { bodyLimitBytes }, { crossOrigin: crossOriginPolicy !== undefined, docsPage }))
   const document = serveRepresentations('/openapi.json', represent(JSON_CONTENT_TYPE, Buffer.from(documentJson), 'no-cache'))
-  const routes = dispatch(
-    {
-      path: plants,
-      methods: ['POST'],
-      route: createPlantRoute({ plantStore, authenticator, route: plants, ...(answerWithinMs === undefined ? {} : { answerWithinMs }) }),
-    },
-    [
-      { path: '/openapi.json', methods: GET_AND_HEAD, route: document },
-      { path: '/healthz', methods: GET_AND_HEAD, route: healthz('/healthz') },
-      { path: '/readyz', methods: GET_AND_HEAD, route: readyz('/readyz', plantStore, draining, readinessMaxAgeMs) },
-      ...(docsPage ? docsAssets() : []).map(({ path, route }) => ({ path, methods: GET_AND_HEAD, route })),
-    ],
-  )
-  const admitted = admitThenRoute(routes, makeJsonBodyReader(bodyLimitBytes, jsonLimits, makeDecodeQueue()))
+  const operation: PathRoute = {
+    path: plants,
+    methods: ['POST'],
+    route: createPlantRoute({ plantStore, authenticator, route: plants, ...(answerWithinMs === undefined ? {} : { answerWithinMs }) }),
+  }
+  const routes = dispatch([
+    operation,
+    { path: '/openapi.json', methods: GET_AND_HEAD, route: document },
+    { path: '/healthz', methods: GET_AND_HEAD, route: healthz('/healthz') },
+    { path: '/readyz', methods: GET_AND_HEAD, route: readyz('/readyz', plantStore, draining, readinessMaxAgeMs) },
+    ...(docsPage ? docsAssets() : []).map(({ path, route }) => ({ path, methods: GET_AND_HEAD, route })),
+  ])
+  const isOperation = exactly(operation)
+  const admitted = admitThenRoute(isOperation, operation.route, routes, makeJsonBodyReader(bodyLimitBytes, jsonLimits, makeDecodeQueue()))
   const app = new Koa()
   app.use(
     requestBoundary({
@@ -128,7 +128,7 @@ export const createHttpApp = ({
       tracer,
       draining,
       answer: crossOriginPolicy === undefined ? admitted : crossOrigin(crossOriginPolicy, ['GET', 'HEAD', 'POST'], new Set([plants]), admitted),
-      routeOf: routes.routeOf,
+      routeOf: (ctx) => (isOperation(ctx) ? plants : routes.routeOf(ctx)),
     }),
   )
   return app
@@ -143,16 +143,25 @@ const drainingAsked = (given: HttpAppDeps['draining']): (() => boolean) => {
   return () => given.aborted
 }
 
+// The one route the service exists for, matched by its method and its exact request target. The
+// router holds it too, so a target this match does not take (one with a query, say) is answered
+// by the same route, and the two ways in cannot disagree.
+const exactly =
+  ({ path, methods: [method] }: PathRoute) =>
+  (ctx: Koa.Context): boolean =>
+    ctx.req.url === path && ctx.req.method === method
+
 // The request's head read once, the checks every request passes, then its route, given the head
-// and a reader of its body.
+// and a reader of its body: the operation matched exactly, ahead of the router.
 const admitThenRoute =
-  (routes: Dispatch, readJsonBody: ReturnType<typeof makeJsonBodyReader>): AnswerRequest =>
+  (isOperation: (ctx: Koa.Context) => boolean, operation: Route, routes: Dispatch, readJsonBody: ReturnType<typeof makeJsonBodyReader>): AnswerRequest =>
   (ctx, served) => {
     const head = readRequestHead(ctx.req)
     if (head.refusal !== undefined) return { _tag: 'Problem', problem: head.refusal }
-    return routes.answer(ctx, {
+    const request: RouteRequest = {
       head,
       headers: ctx.req.headers,
       readJsonBody: (deadline) => readJsonBody(ctx.request, head, served, deadline),
-    })
+    }
+    return isOperation(ctx) ? operation(request) : routes.answer(ctx, request)
   }

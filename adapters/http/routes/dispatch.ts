@@ -21,24 +21,22 @@ export interface PathRoute {
 
 /** Sends each request to its route, and names the route a request took. */
 export interface Dispatch {
-  readonly answer: (ctx: Koa.Context, request: RouteRequest) => Answer | Promise<Answer>
+  readonly answer: (ctx: Koa.Context, request: RouteRequest) => Promise<Answer>
   /** The path of the route the request was sent to, or `unmatched`. */
   readonly routeOf: (ctx: Koa.Context) => string
 }
 
 /**
- * Dispatches requests: the operation is matched first, by its method and its exact request
- * target, ahead of the router; the router matches every path (the operation's too, so a target
- * the exact match does not take, one with a query say, is answered by the same route, and the
- * two ways in cannot disagree). Paths match exactly as written: /PLANTS and /plants/ are other
- * paths, answered 404. Every other method of a path answers 405 with `Allow`.
+ * Dispatches requests by @koa/router, each path to its route. Paths match exactly as written:
+ * /PLANTS and /plants/ are other paths, answered 404. Every other method of a path answers 405
+ * with `Allow`.
  */
-export const dispatch = (operation: PathRoute, paths: ReadonlyArray<PathRoute>): Dispatch => {
+export const dispatch = (paths: ReadonlyArray<PathRoute>): Dispatch => {
   const router = new Router({ sensitive: true, strict: true })
   // The route the router chose for a request, for the dispatch to run once the router returns:
   // the router's handlers are given only the context.
   const chosen = new WeakMap<Koa.Context, PathRoute>()
-  for (const served of [operation, ...paths]) {
+  for (const served of paths) {
     const { path, methods } = served
     router.register(path, [...methods], (ctx) => void chosen.set(ctx, served))
     // Registered for those methods only: an `all` route would also match the served methods.
@@ -50,15 +48,13 @@ export const dispatch = (operation: PathRoute, paths: ReadonlyArray<PathRoute>):
     )
   }
   const routes = router.routes()
-  const [method] = operation.methods
-  const viaRouter = async (ctx: Koa.Context, request: RouteRequest): Promise<Answer> => {
-    await routes(ctx as Parameters<typeof routes>[0], nothingMatched)
-    const route = chosen.get(ctx)
-    return route === undefined ? NOT_FOUND : route.route(request)
-  }
   return {
-    answer: (ctx, request) => (ctx.req.url === operation.path && ctx.req.method === method ? operation.route(request) : viaRouter(ctx, request)),
-    routeOf: (ctx) => (ctx.req.url === operation.path && ctx.req.method === method ? operation.path : (chosen.get(ctx)?.path ?? 'unmatched')),
+    answer: async (ctx, request) => {
+      await routes(ctx as Parameters<typeof routes>[0], nothingMatched)
+      const route = chosen.get(ctx)
+      return route === undefined ? NOT_FOUND : route.route(request)
+    },
+    routeOf: (ctx) => chosen.get(ctx)?.path ?? 'unmatched',
   }
 }
 
