@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { RequestProblem } from '../errors/problems.js'
 
 // The ground floor of the HTTP adapter: a request's id, and what the server that admitted it
@@ -35,15 +35,26 @@ export interface ServedRequest {
   readonly connection: { readonly answered: RequestProblem | undefined }
 }
 
-// Keyed by the request the server owns, so an app served by several servers learns each
-// request's from the server that took it, and one served by a server of an embedder's own finds
-// none and gives the request its id itself.
-const servedRequests = new WeakMap<IncomingMessage, ServedRequest>()
+/** What a server of this adapter knows of one of its connections: the requests it admitted on it, still owed their answers. */
+export interface ServedConnection {
+  readonly owed: ReadonlyArray<ServedRequest & { readonly response: ServerResponse }>
+}
 
-/** Tells whichever app serves a request what its server knows of it; called once, on admission. */
-export const admitServedRequest = (req: IncomingMessage, served: ServedRequest): void => {
-  servedRequests.set(req, served)
+// Keyed by the socket the server owns, one entry a connection rather than a request: an app
+// served by several servers finds each request's connection in the record of the server that
+// accepted it, and one served by a server of an embedder's own finds none and gives the request
+// its id itself.
+const servedConnections = new WeakMap<object, ServedConnection>()
+
+/** Tells whichever app serves the requests of a connection what its server knows of them; called once, when it is accepted. */
+export const serveConnection = (socket: object, connection: ServedConnection): void => {
+  servedConnections.set(socket, connection)
 }
 
 /** What the server that admitted a request knows of it, when it was one of this adapter's. */
-export const servedRequestOf = (req: IncomingMessage): ServedRequest | undefined => servedRequests.get(req)
+export const servedRequestOf = (req: IncomingMessage): ServedRequest | undefined => {
+  const connection = servedConnections.get(req.socket)
+  if (connection === undefined) return undefined
+  for (const owed of connection.owed) if (owed.response.req === req) return owed
+  return undefined
+}
