@@ -3,8 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { RequestProblem } from '../errors/problems.js'
 
 // The ground floor of the HTTP adapter: a request's id, and what the server that admitted it
-// knows of it, handed to the app by the request itself. Every folder of the adapter imports it;
-// it imports only the errors below it.
+// knows of it, found by the app through the request's socket. Every folder of the adapter
+// imports it; it imports only the errors below it.
 
 /**
  * A request id a client or a proxy may choose: 1 to 128 characters of `A-Z a-z 0-9` and
