@@ -1,6 +1,6 @@
-import Router from '@koa/router'
 import Koa from 'koa'
-import { type HttpContext, type HttpMiddleware, JSON_CONTENT_TYPE, sendProblem } from './context/request-context.js'
+import { JSON_CONTENT_TYPE } from './context/answer.js'
+import type { AnswerRequest, Route, RouteRequest } from './context/route.js'
 import { readRequestHead } from './context/request-head.js'
 import type { Authenticator, PlantStore } from '../../core/index.js'
 import { docsAssets } from './routes/docs-page.js'
@@ -16,8 +16,7 @@ import { openApiText } from './openapi/document-text.js'
 import { healthz, readyz } from './routes/probes.js'
 import { requestBoundary } from './request/boundary.js'
 import { represent, serveRepresentations } from './routes/fixed-representations.js'
-import { isLiteralBasePath, refuseOtherMethods } from './routes/dispatch.js'
-import { routeNotFound } from './errors/problems.js'
+import { dispatch, isLiteralBasePath, type Dispatch, type PathRoute } from './routes/dispatch.js'
 
 /** An orchestrator probes every few seconds; one storage probe a second keeps its view fresh. */
 export const DEFAULT_READINESS_MAX_AGE_MS = 1000
@@ -106,61 +105,36 @@ export const createHttpApp = ({
   // unauthenticated client could otherwise make the service serialise 30 KB on every request).
   // It is compressed then too, and answered as the /docs files are: a strong ETag, and 304.
   const documentJson = openApiText(openApiDocument(basePath, { bodyLimitBytes }, { crossOrigin: crossOriginPolicy !== undefined, docsPage }))
-  const documentAnswer = serveRepresentations(represent(JSON_CONTENT_TYPE, Buffer.from(documentJson), 'no-cache'))
-  // Paths match exactly as written: /PLANTS and /plants/ are other paths, answered 404.
-  const router = new Router({ sensitive: true, strict: true })
-  const createPlantHandler = createPlantRoute({
-    plantStore,
-    authenticator,
-    readJsonBody: makeJsonBodyReader(bodyLimitBytes, jsonLimits, makeDecodeQueue()),
-    ...(answerWithinMs === undefined ? {} : { answerWithinMs }),
-  })
-  router.register(plants, [CREATE_PLANT.method], createPlantHandler)
-  refuseOtherMethods(router, plants, [CREATE_PLANT.method])
-  for (const [path, handler] of [
-    ['/openapi.json', documentAnswer],
-    ['/healthz', healthz()],
-    ['/readyz', readyz(plantStore, draining, readinessMaxAgeMs)],
-    ...(docsPage ? docsAssets() : []).map(({ path, handler }) => [path, handler] as const),
-  ] as const) {
-    router.get(path, handler)
-    refuseOtherMethods(router, path, ['GET', 'HEAD'])
+  const document = serveRepresentations('/openapi.json', represent(JSON_CONTENT_TYPE, Buffer.from(documentJson), 'no-cache'))
+  const operation: PathRoute = {
+    path: plants,
+    methods: [CREATE_PLANT.method],
+    route: createPlantRoute({ plantStore, authenticator, route: plants, ...(answerWithinMs === undefined ? {} : { answerWithinMs }) }),
   }
-
+  const routes = dispatch([
+    operation,
+    { path: '/openapi.json', methods: GET_AND_HEAD, route: document },
+    { path: '/healthz', methods: GET_AND_HEAD, route: healthz('/healthz') },
+    { path: '/readyz', methods: GET_AND_HEAD, route: readyz('/readyz', plantStore, draining, readinessMaxAgeMs) },
+    ...(docsPage ? docsAssets() : []).map(({ path, route }) => ({ path, methods: GET_AND_HEAD, route })),
+  ])
+  const isOperation = exactly(operation)
+  const admitted = admitThenRoute(isOperation, operation.route, routes, makeJsonBodyReader(bodyLimitBytes, jsonLimits, makeDecodeQueue()))
   const app = new Koa()
-  app.use(requestBoundary({ log, observer, tracer, draining }))
-  if (crossOriginPolicy !== undefined) app.use(crossOrigin(crossOriginPolicy, ['GET', 'HEAD', CREATE_PLANT.method], new Set([plants])))
-  app.use(admitThenRoute(routeRequests({ method: CREATE_PLANT.method, path: plants, handler: createPlantHandler }, router)))
+  app.use(
+    requestBoundary({
+      log,
+      observer,
+      tracer,
+      draining,
+      answer: crossOriginPolicy === undefined ? admitted : crossOrigin(crossOriginPolicy, ['GET', 'HEAD', CREATE_PLANT.method], new Set([plants]), admitted),
+      routeOf: (ctx) => (isOperation(ctx) ? plants : routes.routeOf(ctx)),
+    }),
+  )
   return app
 }
 
-/** Answers a request: a route's handler, or the whole routing, which answers 404 when no route claims it. */
-type RouteRequest = (ctx: HttpContext) => Promise<void>
-
-/** The one route the service exists for, matched ahead of the router. */
-interface Operation {
-  readonly method: string
-  /** The request target it answers exactly: a literal path, without a query. */
-  readonly path: string
-  readonly handler: RouteRequest
-}
-
-/**
- * Sends a request to its route. The operation is matched first, by its method and its exact
- * request target, ahead of the router. The router holds the
- * operation too, so a target the exact match does not take (one with a query, say) is answered
- * by the same handler, and the two ways in cannot disagree.
- */
-const routeRequests = (operation: Operation, router: Router): RouteRequest => {
-  const routes = router.routes()
-  return (ctx) => {
-    if (ctx.req.url === operation.path && ctx.req.method === operation.method) {
-      ctx.state.route = operation.path
-      return operation.handler(ctx)
-    }
-    return routes(ctx as Parameters<typeof routes>[0], async () => sendProblem(ctx, routeNotFound)) as Promise<void>
-  }
-}
+const GET_AND_HEAD = ['GET', 'HEAD']
 
 // A signal is read where it is asked, with no call of the composer's on each request.
 const drainingAsked = (given: HttpAppDeps['draining']): (() => boolean) => {
@@ -169,13 +143,25 @@ const drainingAsked = (given: HttpAppDeps['draining']): (() => boolean) => {
   return () => given.aborted
 }
 
-// The request's head read once, the checks every request passes, then its route, as plain calls
-// inside one layer.
+// The one route the service exists for, matched by its method and its exact request target. The
+// router holds it too, so a target this match does not take (one with a query, say) is answered
+// by the same route, and the two ways in cannot disagree.
+const exactly =
+  ({ path, methods: [method] }: PathRoute) =>
+  (ctx: Koa.Context): boolean =>
+    ctx.req.url === path && ctx.req.method === method
+
+// The request's head read once, the checks every request passes, then its route, given the head
+// and a reader of its body: the operation matched exactly, ahead of the router.
 const admitThenRoute =
-  (route: RouteRequest): HttpMiddleware =>
-  async (ctx) => {
+  (isOperation: (ctx: Koa.Context) => boolean, operation: Route, routes: Dispatch, readJsonBody: ReturnType<typeof makeJsonBodyReader>): AnswerRequest =>
+  (ctx, served) => {
     const head = readRequestHead(ctx.req)
-    ctx.state.head = head
-    if (head.refusal === undefined) await route(ctx)
-    else sendProblem(ctx, head.refusal)
+    if (head.refusal !== undefined) return { _tag: 'Problem', problem: head.refusal }
+    const request: RouteRequest = {
+      head,
+      headers: ctx.req.headers,
+      readJsonBody: (deadline) => readJsonBody(ctx.request, head, served, deadline),
+    }
+    return isOperation(ctx) ? operation(request) : routes.answer(ctx, request)
   }

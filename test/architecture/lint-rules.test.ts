@@ -202,7 +202,7 @@ describe('eslint.config.js enforces the layers', function () {
 
   it('lets a floor of the HTTP adapter import the floors below it', async () => {
     const findings = await layerFindings('adapters/http/routes/__lint_probe__.ts', [
-      "export { sendProblem } from '../context/request-context.js'",
+      "export { requestIdFrom } from '../context/request-context.js'",
       "export { routeNotFound } from '../errors/problems.js'",
       "export { requestBoundary } from '../request/boundary.js'",
       "export type { Logger } from '../ports/telemetry.js'",
@@ -214,7 +214,7 @@ describe('eslint.config.js enforces the layers', function () {
   it('refuses an HTTP adapter floor importing one above it, the app, or into server/', async () => {
     const floors = /import-x\/no-restricted-paths: .*The folders of adapters\/http\/ are floors/
     const errorsUp = await layerFindings('adapters/http/errors/__lint_probe__.ts', [
-      "export type { HttpContext } from '../context/request-context.js'",
+      "export type { ServedRequest } from '../context/request-context.js'",
     ])
     const requestUp = await layerFindings('adapters/http/request/__lint_probe__.ts', [
       "export { isLiteralBasePath } from '../routes/dispatch.js'",

@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import { serverAnswered, type HttpContext } from '../context/request-context.js'
+import type Koa from 'koa'
+import type { ServedRequest } from '../context/request-context.js'
 import type { RequestHead } from '../context/request-head.js'
 import { exactJsonParser, type JsonLimits } from '../../../wire/exact-json/index.js'
 import { readRequestBytes } from './request-bytes.js'
@@ -9,20 +10,29 @@ import { deadlinePassed, malformedBody, unexpectedFailure, unsupportedMediaType,
 
 const JSON_TYPES = ['application/json', 'application/*+json']
 
+/** What the reader asks of Koa's request: the media type's charset and match, as Koa reads them. */
+export type BodyRequest = Pick<Koa.Request, 'req' | 'get' | 'charset' | 'is'>
+
 /**
  * Reads a JSON request body within a size limit, a coded one decoded in its turn of `decodes`, and
  * parses it with exact integers, within the JSON limits, every stage by `deadline` (on
  * `performance.now()`'s clock; none when absent): a body not in by then is not parsed. The result
- * is untrusted input, for a codec to parse further.
+ * is untrusted input, for a codec to parse further. `served` is what the server that admitted the
+ * request knows of it: a body it cut is answered as it answered it.
  */
 export const makeJsonBodyReader = (limitBytes: number, jsonLimits: JsonLimits, decodes: DecodeQueue) => {
   // The limits are checked once, as the app is built, not on every request.
   const parseJson = exactJsonParser(jsonLimits)
-  return (ctx: HttpContext, head: Pick<RequestHead, 'contentTypeLines'>, deadline = Infinity): TE.TaskEither<RequestProblem, unknown> =>
+  return (
+    request: BodyRequest,
+    head: Pick<RequestHead, 'contentTypeLines'>,
+    served: ServedRequest | undefined,
+    deadline = Infinity,
+  ): TE.TaskEither<RequestProblem, unknown> =>
     async () => {
-      const refusal = contentTypeProblem(ctx, head)
+      const refusal = contentTypeProblem(request, head)
       if (refusal !== undefined) return E.left(refusal)
-      const bytes = hasReadableBody(ctx) ? await readBytes(ctx, limitBytes, decodes, deadline) : E.right(new Uint8Array())
+      const bytes = hasReadableBody(request) ? await readBytes(request, limitBytes, decodes, served, deadline) : E.right(new Uint8Array())
       if (E.isLeft(bytes)) return bytes
       if (performance.now() >= deadline) return E.left(deadlinePassed)
       const parsed = parseJson(bytes.right)
@@ -33,17 +43,17 @@ export const makeJsonBodyReader = (limitBytes: number, jsonLimits: JsonLimits, d
 // The header nearly every client sends, whose answers below are known without parsing it.
 const PLAIN_JSON = 'application/json'
 
-const contentTypeProblem = (ctx: HttpContext, head: Pick<RequestHead, 'contentTypeLines'>): RequestProblem | undefined => {
+const contentTypeProblem = (request: BodyRequest, head: Pick<RequestHead, 'contentTypeLines'>): RequestProblem | undefined => {
   // Node keeps the first of several Content-Type lines silently; a proxy or a filter in front
   // may have read another, and judged the body by it.
   if (head.contentTypeLines > 1) return unsupportedMediaType('Send one Content-Type header, application/json.')
-  if (ctx.req.headers['content-type'] === PLAIN_JSON) return undefined
-  if ((ctx.req.headers['content-type'] ?? '').length > MAX_CONTENT_TYPE_LENGTH) return unsupportedMediaType('Send the request body as application/json.')
-  if (!isJsonMediaType(mediaTypeOf(ctx.get('Content-Type')))) {
+  if (request.req.headers['content-type'] === PLAIN_JSON) return undefined
+  if ((request.req.headers['content-type'] ?? '').length > MAX_CONTENT_TYPE_LENGTH) return unsupportedMediaType('Send the request body as application/json.')
+  if (!isJsonMediaType(mediaTypeOf(request.get('Content-Type')))) {
     return unsupportedMediaType('Send the request body as application/json.')
   }
   // RFC 8259 section 8.1: JSON exchanged between systems is UTF-8; no other charset is read.
-  const charset = ctx.request.charset.toLowerCase()
+  const charset = request.charset.toLowerCase()
   return charset === '' || charset === 'utf-8' || charset === 'utf8'
     ? undefined
     : unsupportedMediaType('Send the request body as application/json in UTF-8.')
@@ -63,22 +73,23 @@ const isJsonMediaType = (type: string): boolean =>
 // A request announcing no body (neither Transfer-Encoding nor a Content-Length), or whose
 // Content-Type does not parse as a media type, is read as zero bytes without touching its stream,
 // as koa-bodyparser read it before: its JSON parse then fails as an empty text does.
-const hasReadableBody = (ctx: HttpContext): boolean => {
-  const { headers } = ctx.req
+const hasReadableBody = (request: BodyRequest): boolean => {
+  const { headers } = request.req
   if (headers['content-type'] === PLAIN_JSON) {
     return headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(headers['content-length']))
   }
-  return Boolean(ctx.request.is(JSON_TYPES))
+  return Boolean(request.is(JSON_TYPES))
 }
 
 const readBytes = async (
-  ctx: HttpContext,
+  request: BodyRequest,
   limitBytes: number,
   decodes: DecodeQueue,
+  served: ServedRequest | undefined,
   deadline: number,
 ): Promise<E.Either<RequestProblem, Uint8Array>> => {
   try {
-    return await readRequestBytes(ctx.req, limitBytes, decodes, () => serverAnswered(ctx), deadline)
+    return await readRequestBytes(request.req, limitBytes, decodes, () => served?.connection.answered, deadline)
   } catch (error) {
     return E.left(unexpectedFailure(error))
   }

@@ -1,10 +1,13 @@
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { type HttpContext, type HttpMiddleware, routeOf, stampRequestId, sendProblem } from '../context/request-context.js'
+import type Koa from 'koa'
+import { JSON_CONTENT_TYPE, type Answer } from '../context/answer.js'
+import { requestIdOf, servedRequestOf } from '../context/request-context.js'
+import type { AnswerRequest } from '../context/route.js'
 import { describeCause, describeCauseBriefly } from '../errors/describe-cause.js'
 import { untraced, type HttpObserver, type Logger, type RequestSpan, type RequestTracer, type TraceParent } from '../ports/telemetry.js'
 import { traceParentFrom } from './trace-parent.js'
 import { unexpectedFailure } from '../errors/problems.js'
-import type { Problem } from '../errors/error-response.js'
+import { toErrorResponse, type Problem } from '../errors/error-response.js'
 
 export interface RequestBoundaryDeps {
   readonly log: Logger
@@ -14,52 +17,106 @@ export interface RequestBoundaryDeps {
   readonly tracer: RequestTracer | undefined
   /** Whether the service is draining before it stops: every answer then closes its connection. */
   readonly draining: () => boolean
+  /** Answers a request: its admission, its route, and the layers around them. */
+  readonly answer: AnswerRequest
+  /** The route a request took, for the line of one whose answer was lost to a throw. */
+  readonly routeOf: (ctx: Koa.Context) => string
 }
 
 /**
- * The outermost middleware, and the one error boundary: it gives the request its id (echoed in
- * `X-Request-Id` on every answer), turns anything thrown below into a 500 Error document with a
- * generic message, decides whether the answer keeps its connection, then writes the one log line
- * of the request and reports it to the observer.
+ * The app's one middleware, and the one error boundary: it gives the request its id (echoed in
+ * `X-Request-Id` on every answer), asks for the request's answer, writes it to Koa once, turns
+ * anything thrown on the way into a 500 Error document with a generic message, decides whether
+ * the answer keeps its connection, then writes the one log line of the request and reports it to
+ * the observer, all from that one answer.
  * The request runs in its span, a child of the caller's `traceparent` when it sent a valid one,
  * and the trace id is on its log line. Logging, observing and ending the span run inside their
  * own guard after the answer is settled: none can change or fail it. A cause reaches the log
  * once, on that line.
  */
 export const requestBoundary =
-  ({ log, observer, tracer, draining }: RequestBoundaryDeps): HttpMiddleware =>
-  async (ctx, next) => {
+  ({ log, observer, tracer, draining, answer: answerRequest, routeOf }: RequestBoundaryDeps): Koa.Middleware =>
+  async (ctx) => {
     const started = performance.now()
-    const { headers } = ctx.req
-    const requestId = stampRequestId(ctx.req, ctx.res)
+    const { req } = ctx
+    const { headers } = req
+    // The id its server gave it, when it is one of this adapter's; else one given here.
+    const served = servedRequestOf(req)
+    const requestId = served === undefined ? stampRequestId(ctx) : served.requestId
     const traceParent = headers.traceparent === undefined ? undefined : traceParentFrom(headers.traceparent)
     const traceState = typeof headers.tracestate === 'string' ? headers.tracestate : undefined
-    const span = tracer === undefined ? untraced : startSpan(tracer, log, requestId, ctx.req.method ?? '', traceParent, traceState)
+    const span = tracer === undefined ? untraced : startSpan(tracer, log, requestId, req.method ?? '', traceParent, traceState)
+    let answer: Answer | undefined
+    let status: number
     try {
-      await (span === untraced ? next() : span.run(next))
+      if (span === untraced) answer = await answerRequest(ctx, served)
+      else {
+        await span.run(async () => {
+          answer = await answerRequest(ctx, served)
+        })
+      }
+      status = answer === undefined ? ctx.status : writeAnswer(ctx, answer)
     } catch (error) {
-      answerDefect(ctx, requestId, error)
+      answer = defectOf(error, answer, routeOf(ctx))
+      status = answerDefect(ctx, requestId, answer)
     }
-    const closing = closeConnectionWhenDone(ctx, draining)
+    const closing = closeConnectionWhenDone(ctx, answer, draining)
     if (closing !== undefined) await closing
     const ms = performance.now() - started
-    const route = routeOf(ctx)
+    const route = answer?.route ?? 'unmatched'
     if (observer !== undefined) {
       try {
-        observer.requestFinished(route, methodLabel(ctx.req.method ?? ''), ctx.status, ms / 1000)
+        observer.requestFinished(route, methodLabel(req.method ?? ''), status, ms / 1000)
       } catch (error) {
         logSafely(log, 'error', 'request observer failed', { requestId, cause: describeCause(error) })
       }
     }
     if (span !== untraced) {
       try {
-        span.finished(route, ctx.status)
+        span.finished(route, status)
       } catch (error) {
         logSafely(log, 'error', 'request tracer failed', { requestId, cause: describeCause(error) })
       }
     }
-    writeRequestLine(log, ctx, requestId, route, ms, span.traceId ?? traceParent?.traceId, span.spanId)
+    writeRequestLine(log, ctx.method, requestId, route, status, ms, span.traceId ?? traceParent?.traceId, span.spanId, answer)
   }
+
+const REQUEST_ID = 'X-Request-Id'
+
+// An app served by a server of an embedder's own: the request's id is given and stamped here.
+const stampRequestId = (ctx: Koa.Context): string => {
+  const requestId = requestIdOf(ctx.req)
+  ctx.set(REQUEST_ID, requestId)
+  return requestId
+}
+
+/**
+ * Writes an answer to Koa's response, once: its status, its headers, then its body (the type is
+ * set before the body, or Koa would take a string body for text). Answers with the status written.
+ */
+const writeAnswer = (ctx: Koa.Context, answer: Answer): number => {
+  const { response } = ctx
+  switch (answer._tag) {
+    case 'Plant':
+      response.status = 200
+      response.set('Content-Type', JSON_CONTENT_TYPE)
+      response.body = JSON.stringify(answer.plant)
+      return 200
+    case 'Problem': {
+      const { status, wireHeaders, text } = toErrorResponse(answer.problem)
+      response.status = status
+      response.set(wireHeaders)
+      response.body = text
+      return status
+    }
+    case 'Representation':
+      response.status = answer.status
+      response.set(answer.headers)
+      if (answer.vary !== undefined) response.vary(answer.vary)
+      if (answer.body !== undefined) response.body = answer.body
+      return answer.status
+  }
+}
 
 // A tracer that throws leaves the request untraced, and answered as it would have been.
 const startSpan = (
@@ -78,39 +135,50 @@ const startSpan = (
   }
 }
 
+// A throw answers 500 for the route the request took, and who it was made for when that was known:
+// the answer it replaces, if it was made but could not be written, says so.
+const defectOf = (error: unknown, lost: Answer | undefined, routeTaken: string): Answer => {
+  const { route = routeTaken, subject } = lost ?? {}
+  return subject === undefined
+    ? { _tag: 'Problem', problem: unexpectedFailure(error), route }
+    : { _tag: 'Problem', problem: unexpectedFailure(error), route, subject }
+}
+
 const KEPT_ON_DEFECT = /^(connection|vary|access-control-.*)$/
 
-// Headers set before the throw (a WWW-Authenticate, say) belong to an answer that is not sent.
-const answerDefect = (ctx: HttpContext, requestId: string, error: unknown): void => {
-  if (ctx.headerSent) return
+// Headers written before the throw (a WWW-Authenticate, say) belong to an answer that is not sent.
+const answerDefect = (ctx: Koa.Context, requestId: string, defect: Answer): number => {
+  if (ctx.headerSent) return ctx.status
   // Except Connection: a close decided for the connection (a body left unread, a drain) stands;
   // and the CORS headers, which say who may read whatever answer goes out, this 500 included.
   for (const name of ctx.res.getHeaderNames()) if (!KEPT_ON_DEFECT.test(name)) ctx.res.removeHeader(name)
-  ctx.set('X-Request-Id', requestId)
-  sendProblem(ctx, unexpectedFailure(error))
+  ctx.set(REQUEST_ID, requestId)
+  return writeAnswer(ctx, defect)
 }
 
 const writeRequestLine = (
   log: Logger,
-  ctx: HttpContext,
+  method: string,
   requestId: string,
   route: string,
+  status: number,
   ms: number,
   traceId: string | undefined,
   spanId: string | undefined,
+  answer: Answer | undefined,
 ): void => {
   const fields: Record<string, unknown> = {
     requestId,
-    method: ctx.method,
+    method,
     route,
-    status: ctx.status,
+    status,
     ms: Math.round(ms * 10) / 10,
   }
   if (traceId !== undefined) fields['traceId'] = traceId
   if (spanId !== undefined) fields['spanId'] = spanId
-  const { subject, problem } = ctx.state
-  if (subject !== undefined) fields['subject'] = subject
-  const line = requestLogLine(problem, ctx.status)
+  if (answer?.subject !== undefined) fields['subject'] = answer.subject
+  const problem = answer?._tag === 'Problem' ? answer.problem : undefined
+  const line = requestLogLine(problem, status)
   if (line.cause === 'brief') fields['cause'] = describeCauseBriefly(causeOf(problem))
   if (line.cause === 'whole') fields['cause'] = describeCause(causeOf(problem))
   logSafely(log, line.level, line.message, fields)
@@ -187,21 +255,22 @@ const methodLabel = (method: string): string => (STANDARD_METHODS.has(method) ? 
  *   a body that will be thrown away;
  * - the service is draining before it stops: each kept-alive client learns from its last
  *   response that the connection ends, instead of finding it closed under its next request.
- * Called once the request has been answered. Most requests are complete by then: they get no
- * promise to wait for, and pay no extra turn of the event loop.
+ * Called once the request has been answered. A plant is answered only once its body was read
+ * whole, and most other requests are complete by then too: they get no promise to wait for, and
+ * pay no extra turn of the event loop.
  */
-const closeConnectionWhenDone = (ctx: HttpContext, draining: () => boolean): Promise<void> | undefined => {
+const closeConnectionWhenDone = (ctx: Koa.Context, answer: Answer | undefined, draining: () => boolean): Promise<void> | undefined => {
   if (draining()) {
     ctx.set('Connection', 'close')
     return undefined
   }
-  return ctx.req.complete ? undefined : closeUnlessArrived(ctx)
+  return answer?._tag === 'Plant' || ctx.req.complete ? undefined : closeUnlessArrived(ctx)
 }
 
 // Node marks a request complete one turn of the event loop after parsing its last byte, so a
 // body sent along with the headers but refused at once is given that turn before it counts as
 // still arriving.
-const closeUnlessArrived = async (ctx: HttpContext): Promise<void> => {
+const closeUnlessArrived = async (ctx: Koa.Context): Promise<void> => {
   await nextTurn()
   if (!ctx.req.complete) ctx.set('Connection', 'close')
 }

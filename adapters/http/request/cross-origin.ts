@@ -1,5 +1,6 @@
 import cors from '@koa/cors'
-import type { HttpMiddleware } from '../context/request-context.js'
+import type { Answer } from '../context/answer.js'
+import type { AnswerRequest } from '../context/route.js'
 
 /** Which other origins' browser pages may call the API, and what their scripts may read. */
 export interface CrossOriginPolicy {
@@ -17,14 +18,19 @@ export const CROSS_ORIGIN_EXPOSED_HEADERS = ['X-Request-Id', 'WWW-Authenticate',
 export const CROSS_ORIGIN_MAX_AGE_SECONDS = 600
 
 /**
- * CORS by @koa/cors for the origins of the policy. A preflight is answered before authentication
- * (a browser sends it without credentials), and only on the paths that take one (`preflightPaths`):
- * elsewhere OPTIONS is a method like any other. Bearer tokens are no cookies, so credentials are
- * never allowed.
+ * CORS by @koa/cors for the origins of the policy, around `answer`. A preflight is answered
+ * before authentication (a browser sends it without credentials), on Koa's response and with no
+ * answer of a route, and only on the paths that take one (`preflightPaths`): elsewhere OPTIONS is
+ * a method like any other. Bearer tokens are no cookies, so credentials are never allowed.
  */
-export const crossOrigin = (policy: CrossOriginPolicy, methods: ReadonlyArray<string>, preflightPaths: ReadonlySet<string>): HttpMiddleware => {
+export const crossOrigin = (
+  policy: CrossOriginPolicy,
+  methods: ReadonlyArray<string>,
+  preflightPaths: ReadonlySet<string>,
+  answer: AnswerRequest,
+): AnswerRequest => {
   const allowed = new Set(policy.origins)
-  const answer = cors({
+  const headers = cors({
     origin: (ctx) => {
       const origin = ctx.get('Origin')
       return allowed.has(origin) ? origin : ''
@@ -35,8 +41,13 @@ export const crossOrigin = (policy: CrossOriginPolicy, methods: ReadonlyArray<st
     maxAge: CROSS_ORIGIN_MAX_AGE_SECONDS,
     credentials: false,
   })
-  return async (ctx, next) => {
-    if (ctx.method === 'OPTIONS' && !preflightPaths.has(ctx.path)) return next()
-    await answer(ctx, next)
+  return async (ctx, served) => {
+    if (ctx.method === 'OPTIONS' && !preflightPaths.has(ctx.path)) return answer(ctx, served)
+    // @koa/cors sets its headers, then calls on the answer, unless it answered the preflight.
+    let answered: Answer | undefined
+    await headers(ctx, async () => {
+      answered = await answer(ctx, served)
+    })
+    return answered
   }
 }

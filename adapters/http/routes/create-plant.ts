@@ -1,16 +1,15 @@
 import * as E from 'fp-ts/lib/Either.js'
-import type * as TE from 'fp-ts/lib/TaskEither.js'
-import { type HttpContext, sendJson, sendProblem } from '../context/request-context.js'
+import type { Answer } from '../context/answer.js'
+import type { RouteRequest } from '../context/route.js'
 import { authenticate, createPlant, invalidInput, type Authenticator, type CreatePlantError, type PlantStore } from '../../../core/index.js'
 import { CREATE_PLANT } from '../../../wire/index.js'
-import { bearerTokenOf, type RequestHead } from '../context/request-head.js'
-import type { RequestProblem } from '../errors/problems.js'
+import { bearerTokenOf } from '../context/request-head.js'
 
 export interface CreatePlantRouteDeps {
   readonly plantStore: PlantStore
   readonly authenticator: Authenticator
-  /** Reads the body, giving it up at `deadline` (on `performance.now()`'s clock) when there is one. */
-  readonly readJsonBody: (ctx: HttpContext, head: RequestHead, deadline?: number) => TE.TaskEither<RequestProblem, unknown>
+  /** The route's name in the log line and the metrics: its path pattern. */
+  readonly route: string
   /**
    * The longest from the request's headers to its answer: every stage after the headers (the
    * body's arrival, its decode and parse, storage) runs within what the stages before it left,
@@ -22,31 +21,31 @@ export interface CreatePlantRouteDeps {
 /**
  * POST /plants. The token is checked before a byte of the body is read, so an unauthenticated
  * request is refused without the service paying for its body. Each step is a TaskEither run in
- * turn, and the first Left is the answer.
+ * turn, and the first Left is the answer; every answer after the token was accepted names its
+ * subject.
  */
 export const createPlantRoute = ({
   plantStore,
   authenticator,
-  readJsonBody,
+  route,
   answerWithinMs,
-}: CreatePlantRouteDeps): ((ctx: HttpContext) => Promise<void>) => {
+}: CreatePlantRouteDeps): ((request: RouteRequest) => Promise<Answer>) => {
   const authenticateToken = authenticate({ authenticator })
   const create = createPlant({ plantStore })
-  return async (ctx) => {
+  return async ({ head, headers, readJsonBody }) => {
     const deadline = answerWithinMs === undefined ? Infinity : performance.now() + answerWithinMs
-    // Read as the request was admitted, which every route comes after.
-    const { head } = ctx.state
-    if (head === undefined) throw new Error('POST /plants was routed before its head was read')
-    const token = bearerTokenOf(head, ctx.req.headers.authorization)
-    if (E.isLeft(token)) return sendProblem(ctx, token.left)
+    const token = bearerTokenOf(head, headers.authorization)
+    if (E.isLeft(token)) return { _tag: 'Problem', problem: token.left, route }
     const principal = await authenticateToken(token.right)()
-    if (E.isLeft(principal)) return sendProblem(ctx, principal.left)
-    ctx.state.subject = principal.right.subject
-    const body = await readJsonBody(ctx, head, deadline)()
-    if (E.isLeft(body)) return sendProblem(ctx, body.left)
+    if (E.isLeft(principal)) return { _tag: 'Problem', problem: principal.left, route }
+    const { subject } = principal.right
+    const body = await readJsonBody(deadline)()
+    if (E.isLeft(body)) return { _tag: 'Problem', problem: body.left, route, subject }
     const options = answerWithinMs === undefined ? undefined : { withinMs: deadline - performance.now() }
     const plant = await create(principal.right, body.right, options)()
-    return E.isLeft(plant) ? sendProblem(ctx, inJsonTerms(plant.left, body.right)) : sendJson(ctx, 200, plant.right)
+    return E.isLeft(plant)
+      ? { _tag: 'Problem', problem: inJsonTerms(plant.left, body.right), route, subject }
+      : { _tag: 'Plant', plant: plant.right, route, subject }
   }
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import type { HttpMiddleware } from '../context/request-context.js'
+import type { Representation } from '../context/answer.js'
+import type { RouteRequest } from '../context/route.js'
 import { represent, serveRepresentations, type FixedRepresentations } from './fixed-representations.js'
 
 /**
@@ -10,7 +11,7 @@ import { represent, serveRepresentations, type FixedRepresentations } from './fi
  */
 export interface DocsAsset {
   readonly path: string
-  readonly handler: HttpMiddleware
+  readonly route: (request: Pick<RouteRequest, 'headers'>) => Representation
 }
 
 // Swagger UI styles elements inline and draws its icons as data: URIs; nothing else is allowed.
@@ -65,8 +66,10 @@ const fromSwaggerUi = (file: string): Buffer => {
   return readFileSync(require.resolve(`swagger-ui-dist/${file}`))
 }
 
-const serve = (file: FixedRepresentations): HttpMiddleware =>
-  serveRepresentations(file, { 'Content-Security-Policy': CONTENT_SECURITY_POLICY })
+const serve = (path: string, file: FixedRepresentations): DocsAsset => ({
+  path,
+  route: serveRepresentations(path, file, { 'Content-Security-Policy': CONTENT_SECURITY_POLICY }),
+})
 
 let assets: ReadonlyArray<DocsAsset> | undefined
 
@@ -76,11 +79,11 @@ export const docsAssets = (): ReadonlyArray<DocsAsset> => {
   const file = 'public, max-age=3600'
   const page = 'no-cache'
   assets = [
-    { path: '/docs', handler: serve(represent('text/html; charset=utf-8', Buffer.from(PAGE), page)) },
-    { path: '/docs/docs.js', handler: serve(represent('text/javascript; charset=utf-8', Buffer.from(INITIALISER), page)) },
-    { path: '/docs/swagger-ui.css', handler: serve(represent('text/css; charset=utf-8', fromSwaggerUi('swagger-ui.css'), file)) },
-    { path: '/docs/swagger-ui-bundle.js', handler: serve(represent('text/javascript; charset=utf-8', fromSwaggerUi('swagger-ui-bundle.js'), file)) },
-    { path: '/docs/favicon-32x32.png', handler: serve(represent('image/png', fromSwaggerUi('favicon-32x32.png'), file)) },
+    serve('/docs', represent('text/html; charset=utf-8', Buffer.from(PAGE), page)),
+    serve('/docs/docs.js', represent('text/javascript; charset=utf-8', Buffer.from(INITIALISER), page)),
+    serve('/docs/swagger-ui.css', represent('text/css; charset=utf-8', fromSwaggerUi('swagger-ui.css'), file)),
+    serve('/docs/swagger-ui-bundle.js', represent('text/javascript; charset=utf-8', fromSwaggerUi('swagger-ui-bundle.js'), file)),
+    serve('/docs/favicon-32x32.png', represent('image/png', fromSwaggerUi('favicon-32x32.png'), file)),
   ]
   return assets
 }

@@ -3,7 +3,8 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as O from 'fp-ts/lib/Option.js'
 import { foldListMembers, weightedMember, type WeightedMember } from '../context/list-members.js'
-import type { HttpMiddleware } from '../context/request-context.js'
+import type { Representation } from '../context/answer.js'
+import type { RouteRequest } from '../context/route.js'
 
 /**
  * A body that never changes while the app lives (the OpenAPI document, the `/docs` files), in
@@ -69,24 +70,31 @@ const namesEtag = (ifNoneMatch: string, etag: string): boolean => {
 
 /**
  * Answers GET and HEAD with the representation the client's Accept-Encoding takes best, or 304
- * when If-None-Match names its ETag. `headers` are set on every answer, 304 included.
+ * when If-None-Match names its ETag. `headers` are sent with every answer, 304 included. The
+ * answers are made once, when the app is built: a request only chooses among them.
  */
-export const serveRepresentations =
-  (file: FixedRepresentations, headers: Readonly<Record<string, string>> = {}): HttpMiddleware =>
-  async (ctx) => {
-    const coding = codingFor(ctx.get('Accept-Encoding'))
+export const serveRepresentations = (
+  route: string,
+  file: FixedRepresentations,
+  headers: Readonly<Record<string, string>> = {},
+): ((request: Pick<RouteRequest, 'headers'>) => Representation) => {
+  const answers = (coding: Coding) => {
     const etag = `"${file.etag}${coding === 'identity' ? '' : `-${coding}`}"`
-    ctx.set(headers)
-    ctx.set('X-Content-Type-Options', 'nosniff')
-    ctx.set('Cache-Control', file.cacheControl)
-    ctx.vary('Accept-Encoding')
-    ctx.set('ETag', etag)
-    if (namesEtag(ctx.get('If-None-Match'), etag)) {
-      ctx.status = 304
-      return
+    const common = { ...headers, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': file.cacheControl, ETag: etag }
+    const representation: Representation = {
+      _tag: 'Representation',
+      route,
+      status: 200,
+      headers: { ...common, 'Content-Type': file.type, ...(coding === 'identity' ? {} : { 'Content-Encoding': coding }) },
+      vary: 'Accept-Encoding',
+      body: file[coding],
     }
-    ctx.status = 200
-    ctx.type = file.type
-    if (coding !== 'identity') ctx.set('Content-Encoding', coding)
-    ctx.body = file[coding]
+    const notModified: Representation = { _tag: 'Representation', route, status: 304, headers: common, vary: 'Accept-Encoding' }
+    return { etag, representation, notModified }
   }
+  const byCoding = { br: answers('br'), gzip: answers('gzip'), identity: answers('identity') }
+  return ({ headers: sent }) => {
+    const { etag, representation, notModified } = byCoding[codingFor(sent['accept-encoding'] ?? '')]
+    return namesEtag(sent['if-none-match'] ?? '', etag) ? notModified : representation
+  }
+}

@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import { stampRequestId } from '../context/request-context.js'
+import { requestIdOf, serveConnection } from '../context/request-context.js'
 import { connectionsOverShare, requestTimeout, type RequestProblem } from '../errors/problems.js'
 import { sharesOf } from './client-networks.js'
 import { answerOnResponse, answerOnSocket } from './parser-refusals.js'
@@ -30,10 +30,11 @@ export interface ConnectionBounds {
 /** What the server knows of its connections, for the listeners that answer on them. */
 export interface Connections {
   /**
-   * Takes a request the server parsed into its connection's record, stamping its id on its
-   * response, or answers false when the request must not be served: the connection is over its
-   * client's share (the request is answered 503 and the connection closes after it), it would pass
-   * a bound (too many requests waiting on it: it is closed), or it is gone.
+   * Takes a request the server parsed into its connection's record, with its id, stamped on its
+   * response (the app that serves the request finds both through `servedRequestOf`), or answers
+   * false when the request must not be served: the connection is over its client's share (the
+   * request is answered 503 and the connection closes after it), it would pass a bound (too many
+   * requests waiting on it: it is closed), or it is gone.
    */
   readonly admit: (req: IncomingMessage, res: ServerResponse) => boolean
   /** What the server knows of a socket's connection; undefined once it is closed. */
@@ -165,6 +166,7 @@ export const trackConnections = (server: Server, bounds: ConnectionBounds): Conn
     const networks = over ? [] : shares.map(({ network }) => network)
     const record: Connection = { socket, networks, owed: [], answered: undefined, written: 0, movedAt: now, read: 0, heardAt: now }
     records.set(socket, record)
+    serveConnection(socket, record)
     if (over) overShare.add(record)
     for (const network of networks) held.set(network, (held.get(network) ?? 0) + 1)
     const silent = setTimeout(() => {
@@ -215,7 +217,9 @@ export const trackConnections = (server: Server, bounds: ConnectionBounds): Conn
         req.socket.destroy()
         return false
       }
-      const owed: OwedAnswer = { response: res, requestId: stampRequestId(req, res) }
+      const owed: OwedAnswer = { response: res, requestId: requestIdOf(req), connection: record }
+      // On the response for whatever answers it, the app or the server itself.
+      res.setHeader('X-Request-Id', owed.requestId)
       if (overShare.has(record)) {
         // Its body is never invited nor read: the connection closes after the answer.
         res.setHeader('Connection', 'close')

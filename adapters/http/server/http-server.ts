@@ -1,9 +1,9 @@
 import { createServer, type RequestListener, type Server } from 'node:http'
 import type Koa from 'koa'
 import { answerClientErrors, answerOnResponse, answerOnSocket } from './parser-refusals.js'
-import { trackConnections, type Connections } from './connections.js'
+import { trackConnections } from './connections.js'
 import { expectationFailed, methodNotImplemented } from '../errors/problems.js'
-import { requestIdOf, serveAppOn } from '../context/request-context.js'
+import { requestIdOf } from '../context/request-context.js'
 import { MAX_TIMER_MS, wholeNumberOption } from '../../../wire/index.js'
 
 /**
@@ -78,7 +78,7 @@ export const DEFAULT_HTTP_SERVER_LIMITS: HttpServerLimits = {
  */
 export const createHttpServer = (app: Koa, limits: HttpServerLimits = DEFAULT_HTTP_SERVER_LIMITS): BoundedServer => {
   const handle = app.callback()
-  const { server, connections } = boundedServer((req, res) => void handle(req, res), limits, {
+  return createBoundedServer((req, res) => void handle(req, res), limits, {
     checkContinue: (req, res) => {
       // The body stream is resumed when the app reads it; a response sent before then means the
       // body will never be read, and Node's own resume to drain it must not invite it either.
@@ -89,8 +89,6 @@ export const createHttpServer = (app: Koa, limits: HttpServerLimits = DEFAULT_HT
     },
     checkExpectation: (req, res) => void handle(req, res),
   })
-  serveAppOn(app, (req) => connections.factsOf(req.socket)?.answered)
-  return server
 }
 
 /** Listeners for requests that carry an `Expect` header, which Node reports apart from the others. */
@@ -123,32 +121,26 @@ export const createBoundedServer = (
   listener: RequestListener,
   limits: HttpServerLimits,
   expectations: ExpectationListeners = {},
-): BoundedServer => boundedServer(listener, limits, expectations).server
-
-const boundedServer = (
-  listener: RequestListener,
-  given: HttpServerLimits,
-  expectations: ExpectationListeners,
-): { readonly server: BoundedServer; readonly connections: Connections } => {
-  const limits = checkedLimits(given)
+): BoundedServer => {
+  const bounds = checkedLimits(limits)
   const server = createServer(
     {
       requireHostHeader: false,
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      headersTimeout: bounds.headersTimeoutMs,
+      requestTimeout: bounds.requestTimeoutMs,
+      keepAliveTimeout: bounds.keepAliveTimeoutMs,
       // Node checks the two timeouts every 30 s by default, which would let a slow client stay
       // up to 30 s past them; a tenth of the shorter one keeps the overshoot small.
-      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 10))),
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(bounds.headersTimeoutMs / 10))),
     },
   )
   const connections = trackConnections(server, {
-    maxConnections: limits.maxConnections,
-    maxConnectionsPerAddress: limits.maxConnectionsPerAddress,
-    firstByteTimeoutMs: Math.min(FIRST_BYTE_TIMEOUT_MS, limits.headersTimeoutMs),
-    bodyProgressTimeoutMs: Math.min(BODY_PROGRESS_TIMEOUT_MS, limits.requestTimeoutMs),
-    maxRequestsWaiting: limits.maxRequestsWaiting,
-    sendTimeoutMs: limits.sendTimeoutMs,
+    maxConnections: bounds.maxConnections,
+    maxConnectionsPerAddress: bounds.maxConnectionsPerAddress,
+    firstByteTimeoutMs: Math.min(FIRST_BYTE_TIMEOUT_MS, bounds.headersTimeoutMs),
+    bodyProgressTimeoutMs: Math.min(BODY_PROGRESS_TIMEOUT_MS, bounds.requestTimeoutMs),
+    maxRequestsWaiting: bounds.maxRequestsWaiting,
+    sendTimeoutMs: bounds.sendTimeoutMs,
   })
   const admitted =
     (serve: RequestListener): RequestListener =>
@@ -170,7 +162,7 @@ const boundedServer = (
   server.on('checkExpectation', admitted(checkExpectation ?? ((_req, res) => answerOnResponse(res, expectationFailed))))
   server.on('clientError', answerClientErrors(connections.factsOf))
   server.on('connect', (req, socket) => answerOnSocket(socket, methodNotImplemented, requestIdOf(req), connections.factsOf(socket)))
-  return { server: Object.assign(server, { cutHalfSentRequests: connections.cutHalfSent }), connections }
+  return Object.assign(server, { cutHalfSentRequests: connections.cutHalfSent })
 }
 
 /**

@@ -1,5 +1,12 @@
 import { expect } from 'chai'
-import { TOKEN, useTestApp } from '../../../support/http-app.js'
+import { once } from 'node:events'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createHttpApp, createHttpServer, DEFAULT_HTTP_SERVER_LIMITS } from '../../../../adapters/http/index.js'
+import { makeInMemoryPlantStore } from '../../../../adapters/in-memory/index.js'
+import { makeStaticTokenAuthenticator } from '../../../../adapters/static-tokens/index.js'
+import { makeMemoryLogger, postPlant, TOKEN, useTestApp } from '../../../support/http-app.js'
+import { checkTrafficOf, forgetTrafficOf } from '../../../support/traffic-check.js'
 import { expectOneRawErrorDocument, openRaw, settlesWithin, waitForText, type RawConnection } from '../../../support/raw-http.js'
 
 const head = (headers: string): string => `POST /plants HTTP/1.1\r\nHost: test\r\n${headers}\r\n`
@@ -123,5 +130,71 @@ describe('slow and idle clients', function () {
     expect(await settlesWithin(silent.closed, 5000), 'closed by the server').to.equal(true)
     expect(performance.now() - opened, 'ms until closed (the headers timeout is 10 s)').to.be.below(4000)
     expect(silent.received()).to.equal('')
+  })
+})
+
+describe('one app served by several servers, or by a server of its embedder', function () {
+  this.timeout(20_000)
+  const closers: Array<() => Promise<void>> = []
+  afterEach(async function () {
+    for (const close of closers.splice(0)) await close()
+  })
+  const serve = async (server: Server): Promise<string> => {
+    server.listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    await checkTrafficOf(url)
+    closers.push(async () => {
+      forgetTrafficOf(url)
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    })
+    return url
+  }
+  const appLoggingTo = (log: ReturnType<typeof makeMemoryLogger>) => {
+    const app = createHttpApp({ plantStore: makeInMemoryPlantStore(), authenticator: makeStaticTokenAuthenticator([TOKEN]), log })
+    app.silent = true
+    return app
+  }
+
+  it("logs the 408 each of two servers answered for a body it cut, under that request's own id", async function () {
+    const log = makeMemoryLogger()
+    const app = appLoggingTo(log)
+    const limits = { ...DEFAULT_HTTP_SERVER_LIMITS, headersTimeoutMs: 1_000, requestTimeoutMs: 1_500 }
+    const urls = await Promise.all([serve(createHttpServer(app, limits)), serve(createHttpServer(app, limits))])
+    const cut = await Promise.all(
+      urls.map(async (url, index) => {
+        const connection = await openRaw(url)
+        connection.write(`${head(`${AUTHORIZED}${JSON_TYPE}X-Request-Id: cut-on-${index}\r\nContent-Length: 100\r\n`)}{"id":1,`)
+        expect(await settlesWithin(connection.closed, CLOSE_WITHIN_MS), 'closed by the server').to.equal(true)
+        return expectOneRawErrorDocument(connection.received(), 408).headers['x-request-id']
+      }),
+    )
+    expect(cut).to.deep.equal(['cut-on-0', 'cut-on-1'])
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const posts = log.lines.filter((line) => line['method'] === 'POST')
+    expect(posts.map((line) => [line['status'], line['requestId']])).to.have.deep.members([
+      [408, 'cut-on-0'],
+      [408, 'cut-on-1'],
+    ])
+  })
+
+  it("gives each request its id when served by Node's own server, echoed and logged", async function () {
+    const log = makeMemoryLogger()
+    const handle = appLoggingTo(log).callback()
+    const url = await serve(createServer((req, res) => void handle(req, res)))
+    const named = await postPlant(url, '{"id":1,"name":"x"}', { 'X-Request-Id': 'embedded-1' })
+    expect(named.status).to.equal(200)
+    expect(named.headers.get('x-request-id')).to.equal('embedded-1')
+    const unnamed = await fetch(`${url}/nowhere`)
+    expect(unnamed.status).to.equal(404)
+    const given = unnamed.headers.get('x-request-id')
+    expect(given).to.match(/^[0-9a-f-]{36}$/)
+    // The traffic check's own GET /openapi.json is logged too, before them.
+    const lines = log.lines.filter((line) => line['route'] !== '/openapi.json')
+    expect(lines.map((line) => [line['requestId'], line['route'], line['status']])).to.deep.equal([
+      ['embedded-1', '/plants', 200],
+      [given, 'unmatched', 404],
+    ])
   })
 })
