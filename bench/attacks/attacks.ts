@@ -94,7 +94,16 @@ const times = (count: number, each: (index: number) => void): void => {
   for (let index = 0; index < count; index += 1) each(index)
 }
 
+const HEALTHZ = Buffer.from('GET /healthz HTTP/1.1\r\nHost: bench\r\n\r\n')
+
 export const ATTACKS: ReadonlyArray<Attack> = [
+  {
+    key: 'flood',
+    description: 'the reference: 10 connections of 10 addresses asking for /healthz, the cheapest answer, kept alive',
+    legitimate: 'json',
+    serviceEnv: {},
+    start: (port) => times(10, (i) => keepSending(port, attackerAddress(i), () => HEALTHZ, () => HEALTHZ)),
+  },
   {
     key: 'F1',
     description: '10 addresses x 100 connections, each with a token, headers sent, the body never',

@@ -1,6 +1,8 @@
-// The legitimate client the attacks are measured against: POSTs of new plants, one after the
-// other on one kept-alive connection, from 127.0.0.1. Its rate (plants stored a second) beside an
-// attack over its rate alone, in the same run, is what the bench reports.
+// The legitimate clients the attacks are measured against, from 127.0.0.1: one that sends POSTs of
+// new plants one after the other on one kept-alive connection, as fast as they are answered (the
+// most the service gives one client), and one that sends them at a steady pace, each on a fresh
+// connection, as many clients each sending now and then do. Their rates (plants stored a second)
+// beside an attack over their rates alone, in the same run, are what the bench reports.
 import { Agent, request } from 'node:http'
 import { gzipSync } from 'node:zlib'
 import { HOST, TOKEN } from './attacks.js'
@@ -12,7 +14,8 @@ export interface LegitimateRate {
   readonly failed: number
 }
 
-const postOnce = (agent: Agent, port: number, body: Buffer, gzip: boolean): Promise<number> =>
+// One POST: its status, or 0 when it got no whole answer within `timeoutMs` of being sent.
+const postOnce = (agent: Agent | false, port: number, body: Buffer, gzip: boolean, timeoutMs = 30_000): Promise<number> =>
   new Promise((resolve) => {
     const req = request(
       {
@@ -22,7 +25,6 @@ const postOnce = (agent: Agent, port: number, body: Buffer, gzip: boolean): Prom
         path: '/plants',
         method: 'POST',
         agent,
-        timeout: 30_000,
         headers: {
           Authorization: `Bearer ${TOKEN}`,
           'Content-Type': 'application/json',
@@ -33,10 +35,11 @@ const postOnce = (agent: Agent, port: number, body: Buffer, gzip: boolean): Prom
       (res) => {
         res.resume()
         res.on('end', () => resolve(res.statusCode ?? 0))
-        res.on('error', () => resolve(0))
+        res.on('close', () => resolve(0))
       },
     )
-    req.on('timeout', () => req.destroy())
+    const patience = setTimeout(() => req.destroy(), timeoutMs)
+    req.on('close', () => clearTimeout(patience))
     req.on('error', () => resolve(0))
     req.end(body)
   })
@@ -48,11 +51,36 @@ export const legitimateRate = async (port: number, ms: number, firstId: number, 
   let stored = 0
   let failed = 0
   for (let id = firstId; performance.now() - started < ms; id += 1) {
-    const json = Buffer.from(`{"id":${id},"name":"Fern","tag":"legitimate"}`)
-    const status = await postOnce(agent, port, coding === 'gzip' ? gzipSync(json) : json, coding === 'gzip')
+    const status = await postOnce(agent, port, plantBody(id, coding), coding === 'gzip')
     if (status === 200) stored += 1
     else failed += 1
   }
   agent.destroy()
   return { storedPerSecond: (stored * 1000) / (performance.now() - started), failed }
+}
+
+const plantBody = (id: number, coding: 'json' | 'gzip'): Buffer => {
+  const json = Buffer.from(`{"id":${id},"name":"Fern","tag":"legitimate"}`)
+  return coding === 'gzip' ? gzipSync(json) : json
+}
+
+/** A client's patience: an answer later than this is a request lost to it. */
+export const PACED_PATIENCE_MS = 2000
+
+/**
+ * Sends `perSecond` plants a second for `ms`, each on a fresh connection, whatever the answers
+ * do, and counts those stored within `PACED_PATIENCE_MS`.
+ */
+export const pacedRate = async (port: number, ms: number, perSecond: number, firstId: number, coding: 'json' | 'gzip'): Promise<LegitimateRate> => {
+  const started = performance.now()
+  const sent: Promise<number>[] = []
+  for (let i = 0; i < (ms * perSecond) / 1000; i += 1) {
+    const due = started + (i * 1000) / perSecond
+    const wait = due - performance.now()
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+    sent.push(postOnce(false, port, plantBody(firstId + i, coding), coding === 'gzip', PACED_PATIENCE_MS))
+  }
+  const statuses = await Promise.all(sent)
+  const stored = statuses.filter((status) => status === 200).length
+  return { storedPerSecond: (stored * 1000) / ms, failed: statuses.length - stored }
 }
