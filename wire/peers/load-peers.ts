@@ -53,8 +53,11 @@ const fileOf = (name: string): string | undefined => {
 // What import.meta.resolve, and require.resolve, say of a package that is not installed.
 const NOT_FOUND = new Set<unknown>(['ERR_MODULE_NOT_FOUND', 'MODULE_NOT_FOUND'])
 
-// An ES module's namespace as it is. A CommonJS module's exports as Node's import presents them:
-// `default` is the exports themselves, and the named exports are read from them (through the
-// prototype, so no exported getter runs before its export is read).
+// An ES module's namespace as it is, and so an ES module compiled to CommonJS (marked
+// `__esModule`, as tsx compiles one that require() loads under it). Other CommonJS exports as
+// Node's import presents them: `default` is the exports themselves, and the named exports are read
+// from them (through the prototype, so no exported getter runs before its export is read).
 const namespaceOf = (loaded: unknown): unknown =>
-  types.isModuleNamespaceObject(loaded) ? loaded : Object.create(loaded as object, { default: { value: loaded, enumerable: true } })
+  types.isModuleNamespaceObject(loaded) || (loaded as { __esModule?: unknown }).__esModule === true
+    ? loaded
+    : Object.create(loaded as object, { default: { value: loaded, enumerable: true } })
