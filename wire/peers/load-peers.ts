@@ -17,7 +17,7 @@ const require = createRequire(import.meta.url)
 /**
  * The file `specifier` (a package, or a file inside one) names, resolved as this module's static
  * imports are: by `import.meta.resolve` in an ES module; where this module was compiled to
- * CommonJS (tsx under mocha, a CommonJS bundle), its imports became requires, and so does this.
+ * CommonJS (by tsx, or a bundler), its imports became requires, and so does this.
  */
 export const peerFile = (specifier: string): string =>
   typeof import.meta.resolve === 'function' ? fileURLToPath(import.meta.resolve(specifier)) : require.resolve(specifier)
@@ -32,7 +32,7 @@ const inWords = (names: ReadonlyArray<string>): string =>
 /**
  * The packages `subpath` needs, each as `import * as namespace from name` gives it, keyed by
  * name; throws one error naming every one that is not installed, and the command that installs
- * them. `Loaded` is the caller's word for their types (`typeof import type * as` of each).
+ * them. `Loaded` is the caller's word for their types: `typeof` an `import type * as` of each.
  */
 export const loadPeers = <Loaded>(subpath: PeeredSubpath): Loaded => {
   const found = SUBPATH_PEERS[subpath].map((name) => ({ name, file: fileOf(name) }))
