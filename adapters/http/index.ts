@@ -1,6 +1,4 @@
 // The public surface of the HTTP adapter, named export by export.
-// First, so a missing peer is named for this subpath before any other module runs (peers/peers.ts).
-import './peers/peers.js'
 export { createHttpApp, DEFAULT_BODY_LIMIT_BYTES, DEFAULT_READINESS_MAX_AGE_MS } from './app.js'
 export type { HttpAppDeps } from './app.js'
 export type { CrossOriginPolicy } from './request/cross-origin.js'
