@@ -15,6 +15,9 @@ import tseslint from 'typescript-eslint'
 const WIRE_PACKAGES = {
   // The exact JSON reader, which embedders also import alone (plant-store/json).
   'exact-json': ['lossless-json'],
+  // How the modules that use an optional peer load it (wire/peers/load-peers.ts says why), with
+  // Node's module loader, which the adapters do not import themselves (PEERS_THROUGH_THE_WIRE).
+  peers: ['node:module', 'node:url', 'node:util'],
   '': [],
 }
 const WIRE_FOLDERS_WITH_PACKAGES = Object.keys(WIRE_PACKAGES).filter((folder) => folder !== '')
@@ -42,6 +45,15 @@ const WIRE_INTERNALS = {
   message: WIRE_THROUGH_INDEX,
 }
 
+// node:module in an adapter: a peer loaded there, around the one way (wire/peers/) that names a
+// missing peer, its subpath and its install command, and loads each as import would.
+const PEERS_THROUGH_THE_WIRE = {
+  regex: '^(node:)?module$',
+  message:
+    'An adapter loads its optional peers through loadPeers (wire/peers/index.js), which names a missing one; ' +
+    'a file inside a package is peerFile(specifier) from there, not createRequire.',
+}
+
 const WIRE_KEEPS_PACKAGES_APART =
   'The rest of the wire does not import a folder of it that needs a package (exact-json/ needs lossless-json): ' +
   'whatever imports wire/index.js would need that package too.'
@@ -60,7 +72,7 @@ const KIT_ONLY_CORE =
 // and app.ts and index.ts stand on top of them all. The request's context (its state, its id, how
 // it is answered) is the ground every floor above it reads; the server is the top floor, which
 // nothing beneath the app reaches into.
-const HTTP_FLOORS = ['ports', 'errors', 'context', 'body', 'request', 'routes', 'openapi', 'server']
+const HTTP_FLOORS = ['peers', 'ports', 'errors', 'context', 'body', 'request', 'routes', 'openapi', 'server']
 
 const HTTP_FLOORS_MESSAGE =
   `The folders of adapters/http/ are floors (${HTTP_FLOORS.join(', ')}, lowest first): a folder imports only ` +
@@ -225,7 +237,7 @@ export default defineConfig([
     name: 'plant-store/layers/wire-through-index',
     files: ['adapters/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [WIRE_INTERNALS] }],
+      'no-restricted-imports': ['error', { patterns: [WIRE_INTERNALS, PEERS_THROUGH_THE_WIRE] }],
     },
   },
 

@@ -1,4 +1,5 @@
-import Koa from 'koa'
+import type Koa from 'koa'
+import { KoaApplication } from './peers/peers.js'
 import { JSON_CONTENT_TYPE } from './context/answer.js'
 import type { AnswerRequest, Route, RouteRequest } from './context/route.js'
 import { readRequestHead } from './context/request-head.js'
@@ -120,7 +121,7 @@ export const createHttpApp = ({
   ])
   const isOperation = exactly(operation)
   const admitted = admitThenRoute(isOperation, operation.route, routes, makeJsonBodyReader(bodyLimitBytes, jsonLimits, makeDecodeQueue()))
-  const app = new Koa()
+  const app = new KoaApplication()
   app.use(
     requestBoundary({
       log,

@@ -1,7 +1,8 @@
-import { errors } from 'jose'
+import type { errors as JoseErrors } from 'jose'
 import { authenticationUnavailable, unauthenticated, type AuthError } from '../../core/index.js'
 import { MalformedKeyId } from './key-id.js'
 import { KeySetUnavailable, UnknownSigningKey } from './remote-key-set.js'
+import { errors } from './peers.js'
 
 /**
  * The one place where a failure to verify a JWT becomes a domain error. What is wrong with the
@@ -26,7 +27,7 @@ const UNKNOWN_KEY = 'The access token is signed with a key this service does not
 
 const isUnusableKey = (failure: unknown): boolean => failure instanceof TypeError || failure instanceof DOMException
 
-const describeRefusal = (failure: errors.JOSEError): string => {
+const describeRefusal = (failure: JoseErrors.JOSEError): string => {
   if (failure instanceof errors.JWTExpired) return 'The access token has expired.'
   if (failure instanceof errors.JWTClaimValidationFailed) return describeClaimFailure(failure)
   if (failure instanceof errors.JWSSignatureVerificationFailed) return 'The access token signature does not verify.'
@@ -37,7 +38,7 @@ const describeRefusal = (failure: errors.JOSEError): string => {
   return 'The access token is not accepted.'
 }
 
-const describeClaimFailure = ({ claim, reason }: errors.JWTClaimValidationFailed): string => {
+const describeClaimFailure = ({ claim, reason }: JoseErrors.JWTClaimValidationFailed): string => {
   if (reason === 'missing') return `The access token lacks the "${claim}" claim.`
   switch (claim) {
     case 'nbf':

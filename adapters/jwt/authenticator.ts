@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import { jwtVerify, type JWTVerifyGetKey, type JWTVerifyOptions, type JWTVerifyResult, type KeyInput } from 'jose'
+import type { JWTVerifyGetKey, JWTVerifyOptions, JWTVerifyResult, KeyInput } from 'jose'
 import type { AuthError, Authenticator, BearerToken } from '../../core/index.js'
 import { toAuthError } from './auth-errors.js'
 import { identityFromClaims, requireScope } from './identity-claims.js'
@@ -10,6 +10,7 @@ import { screenClaims } from './claims-screen.js'
 import type { JwtAuthenticatorOptions } from './options.js'
 import { makeRemoteKeySet } from './remote-key-set.js'
 import { wholeNumberOption } from '../../wire/index.js'
+import { jwtVerify } from './peers.js'
 
 /**
  * Accepts JWT access tokens signed by the configured keys, checking `iss`, `aud`, `exp` and

@@ -1,4 +1,5 @@
-import { base64url, errors, type FlattenedJWSInput, type JWTPayload } from 'jose'
+import type { FlattenedJWSInput, JWTPayload } from 'jose'
+import { base64url, errors } from './peers.js'
 
 /** What a token must claim to be worth looking its key up: the checks that cost no key. */
 export interface ClaimsScreen {

@@ -1,4 +1,5 @@
-import { errors, type JWSHeaderParameters } from 'jose'
+import type { JWSHeaderParameters } from 'jose'
+import { errors } from './peers.js'
 
 /** The token's `kid` header is there but is not a non-empty string (RFC 7515 section 4.1.4). */
 export class MalformedKeyId extends errors.JWSInvalid {

@@ -1,8 +1,9 @@
-import { createLocalJWKSet, createRemoteJWKSet, customFetch, errors, type FlattenedJWSInput, type JWTVerifyGetKey } from 'jose'
+import type { FlattenedJWSInput, JWTVerifyGetKey } from 'jose'
 import { guardedFetch } from './key-set-fetch.js'
 import { keyIdExcerpt, keyIdOf } from './key-id.js'
 import { ignoreKeySetFetches, type KeySetObserver } from './key-set-observer.js'
 import { jwksOptionsOf, type JwksKeySource } from './options.js'
+import { createLocalJWKSet, createRemoteJWKSet, customFetch, errors } from './peers.js'
 
 
 /**

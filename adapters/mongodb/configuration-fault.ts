@@ -1,7 +1,7 @@
-import { MongoCompatibilityError, MongoError } from 'mongodb'
 import { causesOf } from './error-causes.js'
 import { CONFIGURATION_FAULT_CODES } from './server-error-codes.js'
 import { NotWritableServer } from './writable-server.js'
+import { MongoCompatibilityError, MongoError } from './peers.js'
 
 /**
  * What an operator must correct when MongoDB refuses the service's own configuration (a refused

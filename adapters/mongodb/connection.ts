@@ -1,14 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import {
-  MongoClient,
-  MongoClientClosedError,
-  WriteConcern,
-  type Collection,
-  type Db,
-  type TopologyDescriptionChangedEvent,
-} from 'mongodb'
+import type { Collection, Db, TopologyDescriptionChangedEvent } from 'mongodb'
 import { storageMisconfigured, storageUnavailable, type StorageUnavailable } from '../../core/index.js'
 import { clientOptionsFor, namesWriteConcernTimeout, writeConcernTimeoutWithin, type MongoTimeouts } from './client-options.js'
 import { makeClientWatchdog } from './client-watchdog.js'
@@ -25,6 +18,7 @@ import type { PlantDocument } from './plant-document.js'
 import { refusedOptionsOf } from './refused-options.js'
 import { notWritableStateOf } from './writable-server.js'
 import { meansServerUnreachable, meansStorageUnavailable } from './unavailability.js'
+import { MongoClient, MongoClientClosedError, WriteConcern } from './peers.js'
 
 /** What one store call gets to work with. */
 export interface MongoWork {

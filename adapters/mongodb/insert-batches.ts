@@ -1,16 +1,7 @@
-import {
-  BSON,
-  MongoBulkWriteError,
-  MongoServerError,
-  MongoWriteConcernError,
-  type Abortable,
-  type BulkWriteOptions,
-  type Collection,
-  type InsertOneOptions,
-  type WriteConcern,
-} from 'mongodb'
+import type { Abortable, BulkWriteOptions, Collection, InsertOneOptions, WriteConcern } from 'mongodb'
 import { DEFAULT_MONGO_TIMEOUTS } from './client-options.js'
 import type { PlantDocument } from './plant-document.js'
+import { BSON, MongoBulkWriteError, MongoServerError, MongoWriteConcernError } from './peers.js'
 
 /** What became of one document sent in a batch: stored, or its `_id` was already taken. */
 export type InsertResult = 'inserted' | 'idTaken'

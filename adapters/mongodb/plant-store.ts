@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import * as E from 'fp-ts/lib/Either.js'
-import { ReadConcern, ReadPreference, type Collection } from 'mongodb'
+import type { Collection } from 'mongodb'
 import {
   alreadyStored,
   inserted,
@@ -12,6 +12,7 @@ import {
 import type { MongoConnection, MongoWork } from './connection.js'
 import { fromPlantDocument, toPlantDocument, type PlantDocument } from './plant-document.js'
 import { NotWritableServer } from './writable-server.js'
+import { ReadConcern, ReadPreference } from './peers.js'
 
 /**
  * A plant store in one MongoDB collection. A create is one document of an `insert` command (shared

@@ -1,17 +1,3 @@
-import {
-  MongoClientClosedError,
-  MongoError,
-  MongoErrorLabel,
-  MongoNetworkError,
-  MongoNetworkTimeoutError,
-  MongoNotConnectedError,
-  MongoOperationTimeoutError,
-  MongoServerClosedError,
-  MongoServerSelectionError,
-  MongoStalePrimaryError,
-  MongoTopologyClosedError,
-  MongoWriteConcernError,
-} from 'mongodb'
 import { configurationFaultIn } from './configuration-fault.js'
 import { isDeadlineExceeded } from './deadline.js'
 import { causesOf } from './error-causes.js'
@@ -21,6 +7,7 @@ import {
   CODES_IN_UNREACHABLE_CATEGORIES,
   TRANSIENT_OUTSIDE_CATEGORIES,
 } from './server-error-codes.js'
+import { MongoClientClosedError, MongoError, MongoErrorLabel, MongoNetworkError, MongoNetworkTimeoutError, MongoNotConnectedError, MongoOperationTimeoutError, MongoServerClosedError, MongoServerSelectionError, MongoStalePrimaryError, MongoTopologyClosedError, MongoWriteConcernError } from './peers.js'
 
 /**
  * Whether a failure means "MongoDB cannot be reached, or did not answer in time, or asked to be

@@ -1,15 +1,7 @@
-import {
-  context,
-  createTraceState,
-  isSpanContextValid,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-  type Context,
-  type Tracer,
-} from '@opentelemetry/api'
+import type { Context, Tracer } from '@opentelemetry/api'
 import type { RequestSpan, RequestTracer, TraceParent } from '../../wire/index.js'
 import { plantStoreTracer } from './tracer.js'
+import { context, createTraceState, isSpanContextValid, SpanKind, SpanStatusCode, trace } from './peers.js'
 
 /** A caller's trace context, read from its `traceparent` header. */
 export type RemoteParent = TraceParent

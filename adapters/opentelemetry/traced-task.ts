@@ -1,6 +1,7 @@
-import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api'
+import type { Attributes, Span, Tracer } from '@opentelemetry/api'
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { TaskEither } from 'fp-ts/lib/TaskEither.js'
+import { context, SpanKind, SpanStatusCode, trace } from './peers.js'
 
 /** What a span says of a task's answer: its attributes, and whether the answer is a failure of the service. */
 export interface SpanVerdict {

@@ -1,4 +1,5 @@
-import { ProxyTracerProvider, trace, type Tracer } from '@opentelemetry/api'
+import type { Tracer } from '@opentelemetry/api'
+import { ProxyTracerProvider, trace } from './peers.js'
 
 // The instrumentation scope the service's spans are reported under.
 const SCOPE = 'plant-store'

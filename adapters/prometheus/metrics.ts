@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client'
+import { collectDefaultMetrics, Counter, Histogram, Registry } from './peers.js'
 
 /** The service's metrics, kept in their own registry (never prom-client's global one). */
 export interface PlantStoreMetrics {

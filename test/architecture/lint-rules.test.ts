@@ -142,6 +142,33 @@ describe('eslint.config.js enforces the layers', function () {
     for (const finding of findings) expect(finding).to.match(/The wire \(wire\/\) imports only the core/)
   })
 
+  it("lets the wire's peer loader (wire/peers/) import Node's module loader, and keeps it from the rest of the wire", async () => {
+    expect(
+      await layerFindings('wire/peers/__lint_probe__.ts', [
+        "export { createRequire } from 'node:module'",
+        "export { fileURLToPath } from 'node:url'",
+        "export { types } from 'node:util'",
+      ]),
+    ).to.deep.equal([])
+    const refused = await layerFindings('wire/peers/__lint_probe__.ts', ["export { readFile } from 'node:fs/promises'", "export { default as Koa } from 'koa'"])
+    expect(refused.map((finding) => finding.split(':')[0])).to.deep.equal(['1', '2'])
+    for (const finding of refused) expect(finding).to.match(/The wire \(wire\/\) imports only the core/)
+    const fromTheRest = await layerFindings('wire/__lint_probe__.ts', ["export { loadPeers } from './peers/index.js'", "export { createRequire } from 'node:module'"])
+    expect(fromTheRest.map((finding) => finding.split(':')[0])).to.deep.equal(['1', '2'])
+  })
+
+  it('lets an adapter load its peers through wire/peers/index.js, and refuses node:module in it', async () => {
+    expect(await layerFindings('adapters/jwt/__lint_probe__.ts', ["export { loadPeers, peerFile } from '../../wire/peers/index.js'"])).to.deep.equal([])
+    const findings = await layerFindings('adapters/http/routes/__lint_probe__.ts', [
+      "export { createRequire } from 'node:module'",
+      "export { createRequire as make } from 'module'",
+      "export { loadPeers } from '../../../wire/peers/load-peers.js'",
+    ])
+    expect(findings.map((finding) => finding.split(':')[0])).to.deep.equal(['1', '2', '3'])
+    for (const finding of findings.slice(0, 2)) expect(finding).to.match(/no-restricted-imports: .*An adapter loads its optional peers through loadPeers/)
+    expect(findings[2]).to.match(/no-restricted-imports: .*Import the wire through its index/)
+  })
+
   it('lets the testing kit import the core, fp-ts and node:assert', async () => {
     const findings = await layerFindings('testing/__lint_probe__.ts', [
       "export { INT64_MAX } from '../core/index.js'",

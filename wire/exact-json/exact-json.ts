@@ -1,5 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js'
-import { parse } from 'lossless-json'
+import type * as LosslessJson from 'lossless-json'
+import { loadPeers } from '../peers/index.js'
+
+const { parse } = loadPeers<{ readonly 'lossless-json': typeof LosslessJson }>('plant-store/json')['lossless-json']
 
 /** The bounds on the shape of a JSON text, checked before it is parsed. */
 export interface JsonLimits {

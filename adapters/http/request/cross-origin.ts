@@ -1,6 +1,6 @@
-import cors from '@koa/cors'
 import type { Answer } from '../context/answer.js'
 import type { AnswerRequest } from '../context/route.js'
+import { cors } from '../peers/peers.js'
 
 /** Which other origins' browser pages may call the API, and what their scripts may read. */
 export interface CrossOriginPolicy {

@@ -1,9 +1,9 @@
 import { METHODS } from 'node:http'
-import Router from '@koa/router'
 import type Koa from 'koa'
 import type { Answer } from '../context/answer.js'
 import type { Route, RouteRequest } from '../context/route.js'
 import { methodNotAllowed, routeNotFound } from '../errors/problems.js'
+import { Router } from '../peers/peers.js'
 
 /**
  * Whether a base path is a plain prefix such as `/api/v1`: segments of RFC 3986 unreserved

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { peerFile } from '../../../wire/peers/index.js'
 import type { Representation } from '../context/answer.js'
 import type { RouteRequest } from '../context/route.js'
 import { represent, serveRepresentations, type FixedRepresentations } from './fixed-representations.js'
@@ -61,10 +61,7 @@ const INITIALISER = `window.addEventListener('load', function () {
 })
 `
 
-const fromSwaggerUi = (file: string): Buffer => {
-  const require = createRequire(import.meta.url)
-  return readFileSync(require.resolve(`swagger-ui-dist/${file}`))
-}
+const fromSwaggerUi = (file: string): Buffer => readFileSync(peerFile(`swagger-ui-dist/${file}`))
 
 const serve = (path: string, file: FixedRepresentations): DocsAsset => ({
   path,
