@@ -4,11 +4,12 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { expect } from 'chai'
 
-// `npx mocha` and `npm test` run the same suite, every `*.test.ts` under test/ and nothing else
-// (a support file loaded as a test could exit the run: the wire peer's entry point does), while
-// `npx mocha FILE` runs that file alone. Mocha adds a configured spec to the files named on the
-// command line, so .mocharc.json names none: mocha's default, test/, read recursively, with
-// every file but the *.test.ts ones ignored.
+// `npx mocha` runs every `*.test.ts` under test/ and nothing else (a support file loaded as a test
+// could exit the run: the wire peer's entry point does); `npm test` runs test/unit and
+// test/integration in parallel, `npm run test:e2e` runs test/e2e, and `npm run test:all` runs both
+// commands, which .ci/run runs; `npx mocha FILE` runs that file alone. Mocha adds a configured spec
+// to the files named on the command line, so .mocharc.cjs names none: mocha's default, test/, read
+// recursively, with every file but the *.test.ts ones ignored.
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const MOCHA = `${ROOT}node_modules/mocha/bin/mocha.js`
 const ONE_FILE = 'test/unit/core/first-accepting.test.ts'
@@ -28,21 +29,25 @@ const dryRun = async (args: ReadonlyArray<string>): Promise<JsonReport> => {
 
 const filesOf = (report: JsonReport): ReadonlySet<string> => new Set(report.tests.map((test) => test.file))
 
-const testFilesOnDisk = (): ReadonlySet<string> =>
+const testFilesOnDisk = (under = 'test'): ReadonlySet<string> =>
   new Set(
-    readdirSync(`${ROOT}test`, { recursive: true, encoding: 'utf8' })
+    readdirSync(`${ROOT}${under}`, { recursive: true, encoding: 'utf8' })
       .filter((file) => file.endsWith('.test.ts'))
-      .map((file) => `${ROOT}test/${file}`),
+      .map((file) => `${ROOT}${under}/${file}`),
   )
 
-/** The arguments `npm test` gives mocha: its test script's last command, after `mocha`. */
-const npmTestMochaArgs = (): ReadonlyArray<string> => {
-  const { scripts } = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: Record<string, string> }
-  const last = (scripts['test'] ?? '').split('&&').at(-1)?.trim() ?? ''
+const scripts = (): Record<string, string> =>
+  (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts
+
+/** The arguments an npm script gives mocha: its last command, after `mocha`. */
+const mochaArgsOf = (script: string): ReadonlyArray<string> => {
+  const last = (scripts()[script] ?? '').split('&&').at(-1)?.trim() ?? ''
   const [command, ...args] = last.split(/\s+/)
-  expect(command, 'npm test ends with mocha').to.equal('mocha')
+  expect(command, `npm run ${script} ends with mocha`).to.equal('mocha')
   return args.map((arg) => arg.replace(/^'(.*)'$/, '$1'))
 }
+
+const sorted = (files: Iterable<string>) => [...files].sort()
 
 describe('the mocha configuration', function () {
   this.timeout(120_000)
@@ -53,10 +58,27 @@ describe('the mocha configuration', function () {
     expect([...filesOf(report)].sort()).to.deep.equal([...testFilesOnDisk()].sort())
   })
 
-  it('has `npx mocha` run exactly the tests `npm test` runs', async () => {
-    const [bare, npmTest] = await Promise.all([dryRun([]), dryRun(npmTestMochaArgs())])
-    expect(bare.stats.tests).to.equal(npmTest.stats.tests)
-    expect([...filesOf(bare)].sort()).to.deep.equal([...filesOf(npmTest)].sort())
+  it('has `npm test` run test/unit and test/integration in parallel, after the type check and lint', async () => {
+    const args = mochaArgsOf('test')
+    expect(args).to.include('--parallel')
+    expect(scripts()['test']).to.match(/^npm run typecheck && npm run lint && mocha /)
+    const report = await dryRun(args)
+    expect(sorted(filesOf(report))).to.deep.equal(sorted([...testFilesOnDisk('test/unit'), ...testFilesOnDisk('test/integration')]))
+  })
+
+  it('has `npm run test:all` run `npm test` and then test/e2e, together every test `npx mocha` runs', async () => {
+    expect(scripts()['test:all']).to.equal('npm test && npm run test:e2e')
+    const [bare, npmTest, e2e] = await Promise.all([dryRun([]), dryRun(mochaArgsOf('test')), dryRun(mochaArgsOf('test:e2e'))])
+    expect(sorted(filesOf(e2e))).to.deep.equal(sorted(testFilesOnDisk('test/e2e')))
+    expect(npmTest.stats.tests + e2e.stats.tests).to.equal(bare.stats.tests)
+    expect(sorted([...filesOf(npmTest), ...filesOf(e2e)])).to.deep.equal(sorted(filesOf(bare)))
+  })
+
+  it('has .ci/run run the long suite, `npm test` first', () => {
+    const commands = readFileSync(`${ROOT}.ci/run`, 'utf8')
+      .split('\n')
+      .filter((line) => /^npm (test|run test)/.test(line))
+    expect(commands).to.deep.equal(['npm run test:all'])
   })
 
   it('runs only the file named on the command line', async () => {

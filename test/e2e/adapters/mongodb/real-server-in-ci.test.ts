@@ -48,11 +48,11 @@ describe('the CI workflow that runs the tests against a real MongoDB', function 
     }
   })
 
-  it('runs npm test with REQUIRE_MONGODB=1, leaving MONGODB_URI unset so a replica set is started', function () {
-    const testing = jobs.filter((job) => job.steps.some((step) => step.run?.trim() === 'npm test'))
+  it('runs the whole suite (npm run test:all) with REQUIRE_MONGODB=1, leaving MONGODB_URI unset so a replica set is started', function () {
+    const testing = jobs.filter((job) => job.steps.some((step) => step.run?.trim() === 'npm run test:all'))
     expect(testing).to.have.length.above(0)
     for (const job of testing) {
-      const step = job.steps.find((candidate) => candidate.run?.trim() === 'npm test')
+      const step = job.steps.find((candidate) => candidate.run?.trim() === 'npm run test:all')
       const env = { ...job.env, ...step?.env }
       expect(env['REQUIRE_MONGODB']).to.equal('1')
       expect(env).to.not.have.property('MONGODB_URI')
