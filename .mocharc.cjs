@@ -11,7 +11,7 @@ module.exports = {
   ignore: ['test/**/!(*.test).ts'],
   timeout: 10000,
   reporter: 'spec',
-  require: ['test/support/traffic-check.ts'],
+  require: ['test/support/traffic-check.ts', 'test/support/property-runs.ts'],
   // Read in parallel mode only. The tiers `npm test` runs spend most of their wall time waiting on
   // sockets and timers (the product's deadlines, a slow peer), not computing, so more workers than
   // cores overlap those waits; each worker is one file at a time.

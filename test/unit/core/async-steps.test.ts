@@ -25,6 +25,7 @@ import {
 } from '../../../core/index.js'
 import { int64, newPlantInput, wellFormedText } from '../../support/arbitraries.js'
 import { bearerToken, principalFor } from '../../support/fakes.js'
+import { propertyRuns } from '../../support/property-runs.js'
 
 // createPlant, createNewPlant and authenticate are one async step each rather than pipes of
 // TaskEither combinators (docs/contributing.md's hot path: the benchmark tells the two apart). Each must
@@ -76,7 +77,7 @@ describe('the async steps answer as the compositions they stand for', function (
         const plantStore = storeOf(answer)
         expect(await createPlant({ plantStore })(principal, body)()).to.deep.equal(await referenceCreatePlant(plantStore, body)())
       }),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     )
   })
 

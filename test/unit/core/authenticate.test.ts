@@ -15,6 +15,7 @@ import {
 import { expectLeftTag, expectRight } from '../../support/either.js'
 import { authenticatorAnswering, bearerToken, principalFor } from '../../support/fakes.js'
 import { typeErrorsOf } from '../../support/type-probe.js'
+import { propertyRuns } from '../../support/property-runs.js'
 
 const token = bearerToken('abc.DEF-123_~+/==')
 
@@ -27,7 +28,7 @@ describe('authenticate', function () {
         )
         expect(principal).to.deep.equal({ subject, scopes })
       }),
-      { numRuns: 50 },
+      { numRuns: propertyRuns(50) },
     )
   })
 

@@ -6,6 +6,7 @@ import { int64, newPlantInput } from '../../support/arbitraries.js'
 import { expectLeftTag, expectRight } from '../../support/either.js'
 import { principalFor, storedUnder, unavailablePlantStore } from '../../support/fakes.js'
 import { plant } from '../../support/plants.js'
+import { propertyRuns } from '../../support/property-runs.js'
 
 describe('createPlant', function () {
   let principal: Principal
@@ -50,7 +51,7 @@ describe('createPlant', function () {
           expect(expectRight(await create(input))).to.deep.equal(shown)
           expect(await storedUnder(memory, id)).to.deep.equal(plant(id, input.name, input.tag))
         }),
-        { numRuns: 100 },
+        { numRuns: propertyRuns(100) },
       )
     })
 
@@ -72,7 +73,7 @@ describe('createPlant', function () {
           expect(replay).to.deep.equal(first)
           expect(await storedUnder(memory, input.id)).to.deep.equal(plant(input.id, input.name, input.tag))
         }),
-        { numRuns: 100 },
+        { numRuns: propertyRuns(100) },
       )
     })
 
@@ -116,7 +117,7 @@ describe('createPlant', function () {
             })
           },
         ),
-        { numRuns: 100 },
+        { numRuns: propertyRuns(100) },
       )
     })
   })

@@ -21,6 +21,7 @@ import {
 } from '../../support/arbitraries.js'
 import { expectLeftTag, expectRight } from '../../support/either.js'
 import { plant } from '../../support/plants.js'
+import { propertyRuns } from '../../support/property-runs.js'
 
 const INT64_EXPECTED = 'an integer from -9223372036854775808 to 9223372036854775807'
 const BIGINT_EXPECTED =
@@ -98,7 +99,7 @@ describe('NewPlant codec', function () {
         fc.property(int64, (id) => {
           expect(expectRight(NewPlant.decode({ id, name: 'x' })).id).to.equal(id)
         }),
-        { numRuns: 300 },
+        { numRuns: propertyRuns(300) },
       )
     })
 
@@ -107,7 +108,7 @@ describe('NewPlant codec', function () {
         fc.property(int64, (id) => {
           expect(expectRight(NewPlant.decode(fromText(`{"id":${id},"name":"x"}`))).id).to.equal(id)
         }),
-        { numRuns: 300 },
+        { numRuns: propertyRuns(300) },
       )
     })
 
@@ -191,7 +192,7 @@ describe('NewPlant codec', function () {
           expect(expectedFor[damage.field]).to.include(violations[0]?.expected)
           expect(JSON.stringify(violations)).not.to.include(SUBMITTED_MARKER)
         }),
-        { numRuns: 400 },
+        { numRuns: propertyRuns(400) },
       )
     })
 

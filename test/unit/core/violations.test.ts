@@ -5,6 +5,7 @@ import * as t from 'io-ts'
 import { PathReporter } from 'io-ts/lib/PathReporter.js'
 import { NewPlant, toViolations, WellFormedString, type Violation } from '../../../core/index.js'
 import { markedValue, SUBMITTED_MARKER } from '../../support/arbitraries.js'
+import { propertyRuns } from '../../support/property-runs.js'
 
 const violationsFrom = <A, O>(codec: t.Type<A, O>, input: unknown): ReadonlyArray<Violation> => {
   const result = codec.decode(input)
@@ -72,7 +73,7 @@ describe('toViolations', function () {
         if (E.isRight(result)) return // a marked well-formed text is a valid name or tag
         expect(JSON.stringify(toViolations(result.left))).not.to.include(SUBMITTED_MARKER)
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     )
   })
 
@@ -84,7 +85,7 @@ describe('toViolations', function () {
         expect(JSON.stringify(toViolations(E.isLeft(result) ? result.left : []))).not.to.include(SUBMITTED_MARKER)
         expect(PathReporter.report(result).join('\n')).to.include(SUBMITTED_MARKER)
       }),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(100) },
     )
   })
 

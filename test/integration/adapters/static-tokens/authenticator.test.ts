@@ -5,6 +5,7 @@ import type { Authenticator } from '../../../../core/index.js'
 import { authenticatorContract } from '../../../contract/authenticator.contract.js'
 import { expectLeftTag, expectRight } from '../../../support/either.js'
 import { bearerToken } from '../../../support/fakes.js'
+import { propertyRuns } from '../../../support/property-runs.js'
 
 const B64TOKEN_CHARACTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/'
 
@@ -44,7 +45,7 @@ describe('static token authenticator, beyond the contract', function () {
           expect(identity.subject).not.to.include(token)
         }
       }),
-      { numRuns: 50 },
+      { numRuns: propertyRuns(50) },
     )
   })
 
@@ -61,7 +62,7 @@ describe('static token authenticator, beyond the contract', function () {
           }
         }
       }),
-      { numRuns: 50 },
+      { numRuns: propertyRuns(50) },
     )
   })
 
@@ -92,7 +93,7 @@ describe('static token authenticator, beyond the contract', function () {
         const refusal = expectLeftTag(await verify(makeStaticTokenAuthenticator([]), presented), 'Unauthenticated')
         expect(refusal.reason).to.equal('Invalid')
       }),
-      { numRuns: 20 },
+      { numRuns: propertyRuns(20) },
     )
   })
 })

@@ -4,6 +4,7 @@ import { parseExactJson } from '../../../../adapters/exact-json/exact-json.js'
 import { decodeNewPlant } from '../../../../core/index.js'
 import { int64, SUBMITTED_MARKER } from '../../../support/arbitraries.js'
 import { expectLeftTag, expectRight } from '../../../support/either.js'
+import { propertyRuns } from '../../../support/property-runs.js'
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
 const parsed = (text: string): unknown => expectRight(parseExactJson(utf8(text)))
@@ -142,7 +143,7 @@ describe('parseExactJson', function () {
         fc.property(fc.oneof(fc.json(), fc.json({ stringUnit: 'binary' })), (text) => {
           expectExactCounterpart(parsed(text), JSON.parse(text))
         }),
-        { numRuns: 300 },
+        { numRuns: propertyRuns(300) },
       )
     })
   })
@@ -231,7 +232,7 @@ describe('parseExactJson', function () {
             expect(message).not.to.include(SUBMITTED_MARKER)
           }
         }),
-        { numRuns: 200 },
+        { numRuns: propertyRuns(200) },
       )
     })
   })

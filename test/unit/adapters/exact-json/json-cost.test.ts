@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import fc from 'fast-check'
 import { DEFAULT_JSON_LIMITS, parseExactJson } from '../../../../adapters/exact-json/index.js'
 import { BODY_LIMIT, cpuMillisecondsOf, hostileJson, longestZeroRun } from '../../../support/hostile-json.js'
+import { propertyRuns } from '../../../support/property-runs.js'
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
 
@@ -22,7 +23,7 @@ describe('reading JSON costs a bounded amount of CPU per byte', function () {
           CPU_BOUND_MS,
         )
       }),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(100) },
     )
   })
 

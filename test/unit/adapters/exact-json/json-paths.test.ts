@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
 import { parseExactJson, type JsonLimits } from '../../../../adapters/exact-json/index.js'
+import { propertyRuns } from '../../../support/property-runs.js'
 
 // parseExactJson reads a text on one of two paths: JSON.parse followed by a walk that replaces each
 // number by the exact value of its lexeme (the fast path), or lossless-json with the same number
@@ -114,13 +115,13 @@ const mangled: fc.Arbitrary<string> = fc.oneof(
 describe('the two JSON reading paths give the same answer', function () {
   it('on any JSON text: big integers, fractions, exponents, nesting, repeated keys', function () {
     fastPathValues = 0
-    fc.assert(fc.property(jsonText, (text) => expectSameAnswer(text)), { numRuns: 3000 })
+    fc.assert(fc.property(jsonText, (text) => expectSameAnswer(text)), { numRuns: propertyRuns(3000) })
     // The comparison means something only if the fast path answered most of those texts itself.
     expect(fastPathValues).to.be.greaterThan(1500)
   })
 
   it('on a text cut short, followed by garbage, or left open', function () {
-    fc.assert(fc.property(mangled, (text) => expectSameAnswer(text)), { numRuns: 2000 })
+    fc.assert(fc.property(mangled, (text) => expectSameAnswer(text)), { numRuns: propertyRuns(2000) })
   })
 
   it('on a text at or beyond the number length and nesting limits', function () {
@@ -128,7 +129,7 @@ describe('the two JSON reading paths give the same answer', function () {
       fc.property(jsonText, fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 6 }), (text, maxNumberLength, maxDepth) =>
         expectSameAnswer(text, { maxNumberLength, maxDepth }),
       ),
-      { numRuns: 1000 },
+      { numRuns: propertyRuns(1000) },
     )
   })
 

@@ -4,6 +4,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { errorAnswer, ERROR_STATUS_LIST, newPlantJsonText, readErrorDocument } from '../../../../adapters/http-api/index.js'
 import { parseExactJson } from '../../../../adapters/exact-json/index.js'
 import { decodeNewPlant, INT64_MAX, INT64_MIN, newPlant, type NewPlant } from '../../../../core/index.js'
+import { propertyRuns } from '../../../support/property-runs.js'
 
 // What a client writes, read back as the service reads it: the exact JSON reader, then the core.
 
@@ -27,7 +28,7 @@ describe('the NewPlant as JSON text', function () {
         const read = E.isRight(parsed) ? decodeNewPlant(parsed.right) : parsed
         expect(read).to.deep.equal(E.right(written))
       }),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     )
   })
 

@@ -4,6 +4,7 @@ import { INT64_MAX, INT64_MIN, type NewPlant } from '../../../../core/index.js'
 import { estimatedBytes, makeInMemoryPlantStore, type InMemoryLimits } from '../../../../adapters/in-memory/index.js'
 import { int64, wellFormedText } from '../../../support/arbitraries.js'
 import { plant } from '../../../support/plants.js'
+import { propertyRuns } from '../../../support/property-runs.js'
 
 // The store against the simplest store there is: a Map in insertion order, with the bounds
 // counted as the store documents them. Every outcome, `find` and `all()` must agree with it.
@@ -113,7 +114,7 @@ describe('in-memory store against a Map model', function () {
   it('agrees on every outcome, find and all(): new ids, replays, conflicts, edge ids, awkward text, both bounds', async function () {
     await fc.assert(
       fc.asyncProperty(limitsArbitrary, fc.array(step, { maxLength: 60 }), (limits, steps) => checkAgainstModel(limits, steps)),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     )
   })
 
@@ -122,7 +123,7 @@ describe('in-memory store against a Map model', function () {
       fc.asyncProperty(fc.integer(), fc.array(step, { maxLength: 200 }), async (seed, steps) => {
         await checkAgainstModel({ maxPlants: 1_000_000, maxBytes: 1024 ** 3 }, steps, bulkOfPlants(seed, 30_000))
       }),
-      { numRuns: 3 },
+      { numRuns: propertyRuns(3) },
     )
   })
 

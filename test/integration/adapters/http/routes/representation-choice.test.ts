@@ -4,6 +4,7 @@ import { request } from 'node:http'
 import { acceptEncodingMember, entityTagMember, listField } from '../../../../support/arbitraries.js'
 import { startTestApp, type TestApp } from '../../../../support/http-app.js'
 import { LIST_FIELD_READ_LIMIT } from '../../../../../adapters/http/context/list-members.js'
+import { propertyRuns } from '../../../../support/property-runs.js'
 
 // Which coding /openapi.json and the /docs files are sent in, and whether a 304 is, for any
 // Accept-Encoding and If-None-Match a client may send, well-formed or not, up to the length the
@@ -88,7 +89,7 @@ describe('the representation of /openapi.json chosen from Accept-Encoding and If
           expect(answer.headers['content-encoding']).to.equal(coding === 'identity' ? undefined : coding)
         }
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     )
   })
 })

@@ -4,6 +4,7 @@ import { request } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { startTestApp, TOKEN, type TestApp } from '../../../../support/http-app.js'
 import { finalResponses, openRaw, settlesWithin, waitForText, type RawConnection } from '../../../../support/raw-http.js'
+import { propertyRuns } from '../../../../support/property-runs.js'
 
 // Connections that hold a slot without finishing a request, from several client addresses, with
 // a token and without: legitimate clients beside them must still be served, over-share clients
@@ -148,7 +149,7 @@ describe('connections that hold a slot, with a token and without', function () {
         },
       ),
       {
-        numRuns: 3,
+        numRuns: propertyRuns(3),
         // The family every slot-holder used to win with: bodies that never come, with a token.
         examples: [[{ addresses: MAX / SHARE + 1, beyondShare: 0, families: [{ hold: 'body-never', withToken: true }] }]],
       },
@@ -204,7 +205,7 @@ describe('connections that hold a slot, with a token and without', function () {
             for (const connection of opened.splice(0)) connection.socket.destroy()
           },
         ),
-        { numRuns: 4 },
+        { numRuns: propertyRuns(4) },
       )
     } finally {
       for (const connection of opened) connection.socket.destroy()
