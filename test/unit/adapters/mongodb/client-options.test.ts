@@ -52,7 +52,7 @@ describe('MongoDB client options', function () {
     it('bounds server selection and connecting; the call deadline bounds the wait for a connection and a reply', function () {
       expect(options.serverSelectionTimeoutMS).to.equal(3000)
       expect(options.connectTimeoutMS).to.equal(3000)
-      // The deadline's abort signal ends those waits (work-within-deadline.test.ts, faults.test.ts);
+      // The deadline's abort signal ends those waits (work-within-deadline.test.ts, faults.suite.ts);
       // the driver's own timers for them would cost it a timer per operation.
       expect(options.socketTimeoutMS).to.equal(0)
       expect(options.waitQueueTimeoutMS).to.equal(0)

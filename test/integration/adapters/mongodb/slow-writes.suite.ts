@@ -5,7 +5,8 @@ import { MongoWriteConcernError } from 'mongodb'
 import type { MongoPlantStore, MongoTimeouts } from '../../../../adapters/mongodb/index.js'
 import type { InsertOutcome, PlantStore, StoreError } from '../../../../core/index.js'
 import { expectRight } from '../../../support/either.js'
-import { PEER_MONITORING_MODES, startMongoPeer, type MongoPeer } from '../../../support/mongo-peer/server.js'
+import type { PeerMonitoring } from '../../../support/mongo-peer/commands.js'
+import { startMongoPeer, type MongoPeer } from '../../../support/mongo-peer/server.js'
 import { plant } from '../../../support/plants.js'
 import { freshDbName, openStore, TEST_TIMEOUTS } from '../../../support/mongodb/support.js'
 
@@ -13,7 +14,9 @@ import { freshDbName, openStore, TEST_TIMEOUTS } from '../../../support/mongodb/
 // error, the plant kept) before the call's deadline would cut the reply: a reply cut by the
 // deadline costs its connection, which the driver destroys (in production a new TCP and TLS
 // handshake and an authentication for the next call).
-for (const monitoring of PEER_MONITORING_MODES) describe(`slow writes (wire peer, ${monitoring} monitoring)`, function () {
+// Run once per monitoring mode, by a test file each (slow-writes-streaming.test.ts, slow-writes-polling.test.ts), so
+// that a parallel run gives each mode a worker of its own.
+export const slowWritesUnder = (monitoring: PeerMonitoring) => describe(`slow writes (wire peer, ${monitoring} monitoring)`, function () {
   this.timeout(30_000)
   const LAG_MS = 2500
   let peer: MongoPeer

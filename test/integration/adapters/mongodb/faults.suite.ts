@@ -11,7 +11,7 @@ import {
   shutdownDuringWriteConcern,
   writeConcernTimedOut,
 } from '../../../support/mongo-peer/faults.js'
-import { PEER_MONITORING_MODES } from '../../../support/mongo-peer/server.js'
+import type { PeerMonitoring } from '../../../support/mongo-peer/commands.js'
 import { TRANSIENT_SERVER_CODES } from '../../../support/mongodb/transient-codes.js'
 import { plant } from '../../../support/plants.js'
 import { eventuallyRight, openStore, TEST_TIMEOUTS, timed, useWirePeer, withRawClient } from '../../../support/mongodb/support.js'
@@ -20,7 +20,9 @@ import { eventuallyRight, openStore, TEST_TIMEOUTS, timed, useWirePeer, withRawC
 // by the deadline rather than by a driver default (30 s) or never.
 const BOUND_MS = TEST_TIMEOUTS.operationMs + 1500
 
-for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB adapter under faults (wire peer, ${monitoring} monitoring)`, function () {
+// Run once per monitoring mode, by a test file each (faults-streaming.test.ts, faults-polling.test.ts), so
+// that a parallel run gives each mode a worker of its own.
+export const faultsUnder = (monitoring: PeerMonitoring) => describe(`MongoDB adapter under faults (wire peer, ${monitoring} monitoring)`, function () {
   const wire = useWirePeer('faults', monitoring)
   const open = (): PlantStore => wire.closeAfter(openStore(wire.peer.uri, wire.dbName)).store
   const stored = wire.stored
