@@ -6,6 +6,8 @@ import type { PlantStoreFixture } from '../../contract/plant-store.contract.js'
 import { expectRight } from '../either.js'
 import type { PeerMonitoring } from '../mongo-peer/commands.js'
 import { startMongoPeer, type MongoPeer } from '../mongo-peer/server.js'
+import { plant } from '../plants.js'
+import { yardstickMs } from '../yardstick.js'
 
 /**
  * Deadlines short enough for a fault test to wait them out many times over. Server selection
@@ -44,6 +46,21 @@ export const steadily = <T, A>(items: ReadonlyArray<T>, everyMs: number, create:
       return create(each)
     }),
   )
+}
+
+/**
+ * The yardstick of a test of a slow database: the slowest of `count` creates started `everyMs`
+ * apart through a store of its own, on a database of its own, on a peer with no fault injected
+ * yet. It is what the machine itself needs for a create under the test's load.
+ */
+export const createYardstickMs = async (uri: string, count: number, everyMs: number): Promise<number> => {
+  const { store, close } = openStore(uri, freshDbName('yardstick'))
+  let id = 0n
+  try {
+    return await yardstickMs(count, everyMs, () => store.insertUnlessExists(plant((id += 1n), 'Yardstick'))())
+  } finally {
+    await close()
+  }
 }
 
 /** Runs `work` and says how long it took, so a test can check a bound on it. */

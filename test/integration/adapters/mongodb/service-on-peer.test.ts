@@ -12,6 +12,7 @@ import { startMongoPeer, type MongoPeer } from '../../../support/mongo-peer/serv
 import { expectErrorDocument, expectPlant } from '../../../support/responses.js'
 import { serviceContract, startServiceOn } from '../../../contract/mongodb/service.contract.js'
 import { storedDocuments, timed, useWirePeer } from '../../../support/mongodb/support.js'
+import { deadlineBeside, yardstickMs } from '../../../support/yardstick.js'
 
 // The service takes its driver timeouts from the connection string when it names them: short
 // ones here, so that waiting out an outage does not make the test slow. The operation deadline
@@ -75,8 +76,17 @@ describe('the service on MongoDB under faults (wire peer)', function () {
     })
 
     // A database slow but healthy: one insert per create would answer every one of them in time.
+    // The deadline is 1.5 s, or more where the machine needs it: sized to the slowest of 30 steady
+    // creates through the service, with no fault, taken first (the yardstick).
     it('answers every create 200 while each insert takes 0.6 of the deadline, creates arriving steadily for 3 s', async function () {
-      const deadlineMs = 1500
+      const YARDSTICK_CREATES = 30
+      const first = await startOnPeer()
+      let yardstickId = 100_000
+      const yardstick = await yardstickMs(YARDSTICK_CREATES, 15, async () =>
+        (await postPlant(first.url, `{"id":${(yardstickId += 1)},"name":"Yardstick"}`)).arrayBuffer(),
+      )
+      await first.close()
+      const deadlineMs = deadlineBeside(1500, 0.6, yardstick)
       const { url } = await startOnPeer({ MONGODB_TIMEOUT_MS: String(deadlineMs) })
       await eventuallyStatus(() => readyz(url), 200)
       wire.peer.faults.inject('insert', { kind: 'delayReply', ms: 0.6 * deadlineMs })
@@ -94,7 +104,7 @@ describe('the service on MongoDB under faults (wire peer)', function () {
         }),
       )
       expect(statuses.filter((status) => status !== 200), 'answers other than 200').to.deep.equal([])
-      expect(stored()).to.have.length(200)
+      expect(stored()).to.have.length(200 + YARDSTICK_CREATES)
     })
 
     it('is not ready while a ping takes longer than a probe waits (1 s), though creates still succeed', async function () {

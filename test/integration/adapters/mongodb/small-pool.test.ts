@@ -2,16 +2,18 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import type { NewPlant } from '../../../../core/index.js'
 import { plant } from '../../../support/plants.js'
-import { openStore, steadily, TEST_TIMEOUTS, useWirePeer } from '../../../support/mongodb/support.js'
+import { createYardstickMs, openStore, steadily, TEST_TIMEOUTS, useWirePeer } from '../../../support/mongodb/support.js'
+import { deadlineBeside } from '../../../support/yardstick.js'
 
 // A pool smaller than the load needs: with every connection carrying an insert, one comes back
 // every answer time / maxPoolSize, and the insert it frees must carry every create that waited
 // meanwhile, or the queue grows until creates wait out their deadlines. Whatever the pool, every
-// create is answered Inserted, or is not stored (a 503 for a plant never sent).
+// create is answered Inserted, or is not stored (a 503 for a plant never sent). The deadline is the
+// tests' own, sized to what a create takes this machine under the same load (the yardstick).
 describe('a pool smaller than the load (wire peer)', function () {
   this.timeout(30_000)
   const DEADLINE_MS = TEST_TIMEOUTS.operationMs
-  const ANSWER_MS = 0.5 * DEADLINE_MS
+  const ANSWER_SHARE = 0.5
   const EVERY_MS = 10
   const CREATES = 200
   const wire = useWirePeer('small_pool')
@@ -20,9 +22,11 @@ describe('a pool smaller than the load (wire peer)', function () {
 
   for (const maxPoolSize of [2, 4, 10]) {
     it(`maxPoolSize=${maxPoolSize}, inserts answered in half the deadline, a create every ${EVERY_MS} ms: each is answered Inserted`, async function () {
-      const { store } = wire.closeAfter(openStore(`${wire.peer.uri}&maxPoolSize=${maxPoolSize}`, wire.dbName))
+      const deadlineMs = deadlineBeside(DEADLINE_MS, ANSWER_SHARE, await createYardstickMs(wire.peer.uri, 30, EVERY_MS))
+      const uri = `${wire.peer.uri}&maxPoolSize=${maxPoolSize}`
+      const { store } = wire.closeAfter(openStore(uri, wire.dbName, { ...TEST_TIMEOUTS, operationMs: deadlineMs }))
       expect(E.isRight(await store.checkReady()()), 'ready').to.equal(true)
-      wire.peer.faults.inject('insert', { kind: 'delayReply', ms: ANSWER_MS })
+      wire.peer.faults.inject('insert', { kind: 'delayReply', ms: ANSWER_SHARE * deadlineMs })
       const sent = plants()
       const answered = await steadily(sent, EVERY_MS, async (each) => {
         const outcome = await store.insertUnlessExists(each)()

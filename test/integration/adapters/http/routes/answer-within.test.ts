@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { gzipSync } from 'node:zlib'
+import { gunzipSync, gzipSync } from 'node:zlib'
 import { inserted, storageUnavailable, type InsertOptions, type PlantStore } from '../../../../../core/index.js'
 import { finalResponses, openRaw, settlesWithin, type RawConnection } from '../../../../support/raw-http.js'
 import { startTestApp, TOKEN, type TestApp } from '../../../../support/http-app.js'
@@ -77,6 +77,11 @@ describe('a POST /plants answered within answerWithinMs', function () {
     app = await startTestApp({ answerWithinMs: SHORT_BOUND_MS, bodyLimitBytes: limit }, { maxRequestsWaiting: 64 })
     // Each decodes to the whole limit: decoded one after the other, they take longer than the bound.
     const coded = gzipSync(Buffer.alloc(limit, 'x'))
+    // The yardstick: one whole decode, here and now. The stage under way when the bound passes is
+    // a slice of one, so a busy machine, slower at it, may be that much later.
+    const decodeStarted = performance.now()
+    gunzipSync(coded)
+    const lateByAtMostMs = Math.max(LATE_BY_AT_MOST_MS, 3 * (performance.now() - decodeStarted))
     const connections = await Promise.all(Array.from({ length: 12 }, () => openRaw(app?.url ?? '')))
     const started = performance.now()
     const took = await Promise.all(
@@ -91,7 +96,7 @@ describe('a POST /plants answered within answerWithinMs', function () {
     )
     const statuses = connections.map((connection) => finalResponses(connection.received())[0]?.status)
     expect(statuses.every((status) => status === 400 || status === 503), String(statuses)).to.equal(true)
-    expect(Math.max(...took), `ms to the last answer (${took.map(Math.round).join(', ')})`).to.be.below(SHORT_BOUND_MS + LATE_BY_AT_MOST_MS)
+    expect(Math.max(...took), `ms to the last answer (${took.map(Math.round).join(', ')})`).to.be.below(SHORT_BOUND_MS + lateByAtMostMs)
   })
 })
 

@@ -36,12 +36,16 @@ describe('/readyz asks storage at most once per period', function () {
 
   it('answers 300 probes, concurrent and in a row, with one storage probe', async function () {
     const store = countingStore()
-    const app = await startTestApp({ plantStore: store, readinessMaxAgeMs: 5000 }, { maxConnectionsPerAddress: 1000 })
+    const periodMs = 5000
+    const app = await startTestApp({ plantStore: store, readinessMaxAgeMs: periodMs }, { maxConnectionsPerAddress: 1000 })
     try {
+      const started = performance.now()
       const concurrent = await Promise.all(Array.from({ length: 200 }, () => fetch(`${app.url}/readyz`).then((r) => r.status)))
       for (let i = 0; i < 100; i += 1) concurrent.push((await fetch(`${app.url}/readyz`)).status)
+      // One storage probe a period: one, unless this machine, busy, took more than a period for them.
+      const periods = Math.ceil((performance.now() - started) / periodMs)
       expect(new Set(concurrent)).to.deep.equal(new Set([200]))
-      expect(store.calls()).to.equal(1)
+      expect(store.calls()).to.be.within(1, periods)
     } finally {
       await app.close()
     }
