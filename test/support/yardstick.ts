@@ -24,5 +24,5 @@ export const yardstickMs = async (count: number, everyMs: number, work: () => Pr
  * A deadline for a test in which a fault takes `share` of it: `writtenMs`, or longer when the
  * machine needs it, so that what the fault leaves is at least `headroom` yardsticks.
  */
-export const deadlineBeside = (writtenMs: number, share: number, yardstick: number, headroom = 3): number =>
+export const deadlineBeside = (writtenMs: number, share: number, yardstick: number, headroom = 5): number =>
   Math.max(writtenMs, Math.ceil((headroom * yardstick) / (1 - share)))

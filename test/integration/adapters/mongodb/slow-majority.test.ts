@@ -26,7 +26,7 @@ describe('a slow majority (wire peer)', function () {
   const steadilyTags = (store: ReturnType<typeof openStore>['store'], sent: ReadonlyArray<NewPlant>): Promise<string[]> =>
     steadily(sent, 15, async (each) => tagOf(await store.insertUnlessExists(each)()))
 
-  // A store whose deadline leaves the machine, past the majority's share, three of its creates.
+  // A store whose deadline leaves the machine, past the majority's share, five of its creates.
   const storeFor = async (share: number, count: number) => {
     const deadlineMs = deadlineBeside(DEADLINE_MS, share, await createYardstickMs(wire.peer.uri, count, 15))
     const { store } = wire.closeAfter(openStore(wire.peer.uri, wire.dbName, { ...TEST_TIMEOUTS, operationMs: deadlineMs }))
