@@ -10,7 +10,7 @@ import { TOKEN } from '../../support/http-app.js'
 // it: in memory, the request log on, no metrics, no tracer provider registered. The page that
 // lists the request's way for contributors is held to it, so a file that joins the way fails this
 // test until the page, and the reason, say so.
-const DIST = new URL('../../dist/', import.meta.url).href
+const DIST = new URL('../../../dist/', import.meta.url).href
 const PAGE = new URL('../../../docs/request-way.md', import.meta.url)
 
 // The way as docs/request-way.md lists it: the numbered list's file names, in its order.

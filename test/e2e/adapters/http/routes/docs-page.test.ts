@@ -11,7 +11,7 @@ import { makeInMemoryPlantStore } from '../../../../../adapters/in-memory/index.
 import { makeStaticTokenAuthenticator } from '../../../../../adapters/static-tokens/index.js'
 import { startTestApp, TOKEN, type TestApp } from '../../../../support/http-app.js'
 
-const ARTIFACTS = fileURLToPath(new URL('../../../../test-artifacts/', import.meta.url))
+const ARTIFACTS = fileURLToPath(new URL('../../../../../test-artifacts/', import.meta.url))
 
 
 describe('the /docs page in a headless browser', function () {
