@@ -87,6 +87,7 @@ describe('the service on MongoDB under faults (wire peer)', function () {
       )
       await first.close()
       const deadlineMs = deadlineBeside(1500, 0.6, yardstick)
+      this.timeout(15_000 + 3 * deadlineMs)
       const { url } = await startOnPeer({ MONGODB_TIMEOUT_MS: String(deadlineMs) })
       await eventuallyStatus(() => readyz(url), 200)
       wire.peer.faults.inject('insert', { kind: 'delayReply', ms: 0.6 * deadlineMs })

@@ -28,6 +28,7 @@ describe('a database slow but healthy (wire peer)', function () {
     peer = await startMongoPeer()
     dbName = freshDbName('slow_database')
     deadlineMs = deadlineBeside(TEST_TIMEOUTS.operationMs, ANSWER_SHARE, await createYardstickMs(peer.uri, 30, EVERY_MS))
+    this.timeout(10_000 + 3 * deadlineMs)
   })
   afterEach(async function () {
     await storage?.close()
@@ -40,6 +41,7 @@ describe('a database slow but healthy (wire peer)', function () {
   const storedIds = (): string[] => peer.documents(`${dbName}.plants`).map(({ _id }) => String(_id))
 
   it('every create is stored and answered Inserted, as with one insertOne per create', async function () {
+    this.timeout(10_000 + 3 * deadlineMs)
     storage = openStore(peer.uri, dbName, { ...TEST_TIMEOUTS, operationMs: deadlineMs })
     const { store } = storage
     expect(E.isRight(await store.checkReady()()), 'ready').to.equal(true)
@@ -56,6 +58,7 @@ describe('a database slow but healthy (wire peer)', function () {
   // its own deadline, as the reference in bench/ sends it. Were it to fail here, the machine and
   // not the adapter would be what the test above measures.
   it('one insertOne per create, the yardstick, answers every one in time', async function () {
+    this.timeout(10_000 + 3 * deadlineMs)
     peer.faults.inject('insert', { kind: 'delayReply', ms: ANSWER_SHARE * deadlineMs })
     const sent = plants()
     // The driver reads the signal for every operation, though its types declare it on reads only.

@@ -27,15 +27,17 @@ describe('a slow majority (wire peer)', function () {
     steadily(sent, 15, async (each) => tagOf(await store.insertUnlessExists(each)()))
 
   // A store whose deadline leaves the machine, past the majority's share, five of its creates.
-  const storeFor = async (share: number, count: number) => {
+  // The test's own time grows with the deadline: three deadlines and 10 s for the rest.
+  const storeFor = async (test: Mocha.Context, share: number, count: number) => {
     const deadlineMs = deadlineBeside(DEADLINE_MS, share, await createYardstickMs(wire.peer.uri, count, 15))
+    test.timeout(10_000 + 3 * deadlineMs)
     const { store } = wire.closeAfter(openStore(wire.peer.uri, wire.dbName, { ...TEST_TIMEOUTS, operationMs: deadlineMs }))
     return { store, deadlineMs }
   }
 
   for (const share of [0.4, 0.6, 0.9]) {
     it(`a majority ${share} of the deadline late: 150 steady creates, sharing inserts, are each stored and answered Inserted`, async function () {
-      const { store, deadlineMs } = await storeFor(share, 30)
+      const { store, deadlineMs } = await storeFor(this, share, 30)
       expect(E.isRight(await store.checkReady()()), 'ready').to.equal(true)
       wire.peer.faults.inject('insert', { kind: 'replicationLag', ms: share * deadlineMs })
       const answered = await steadilyTags(store, plants(150))
@@ -44,7 +46,7 @@ describe('a slow majority (wire peer)', function () {
     })
 
     it(`a majority ${share} of the deadline late: creates one at a time, each an insert of its own, are answered Inserted`, async function () {
-      const { store, deadlineMs } = await storeFor(share, 3)
+      const { store, deadlineMs } = await storeFor(this, share, 3)
       expect(E.isRight(await store.checkReady()()), 'ready').to.equal(true)
       wire.peer.faults.inject('insert', { kind: 'replicationLag', ms: share * deadlineMs })
       const answered: string[] = []

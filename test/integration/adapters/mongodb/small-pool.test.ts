@@ -23,6 +23,7 @@ describe('a pool smaller than the load (wire peer)', function () {
   for (const maxPoolSize of [2, 4, 10]) {
     it(`maxPoolSize=${maxPoolSize}, inserts answered in half the deadline, a create every ${EVERY_MS} ms: each is answered Inserted`, async function () {
       const deadlineMs = deadlineBeside(DEADLINE_MS, ANSWER_SHARE, await createYardstickMs(wire.peer.uri, 30, EVERY_MS))
+      this.timeout(10_000 + 3 * deadlineMs)
       const uri = `${wire.peer.uri}&maxPoolSize=${maxPoolSize}`
       const { store } = wire.closeAfter(openStore(uri, wire.dbName, { ...TEST_TIMEOUTS, operationMs: deadlineMs }))
       expect(E.isRight(await store.checkReady()()), 'ready').to.equal(true)
