@@ -1,7 +1,7 @@
 // @ts-check
 // Lint for Plant Store: typescript-eslint's strict rules, a few type-aware rules that catch lost
 // promises, no import cycles, and the hexagon's layer rules. This file is the one layer checker;
-// test/architecture/lint-rules.test.ts proves each layer rule fires.
+// test/unit/architecture/lint-rules.test.ts proves each layer rule fires.
 import { readdirSync } from 'node:fs'
 import { defineConfig, globalIgnores } from 'eslint/config'
 import importX, { createNodeResolver } from 'eslint-plugin-import-x'
@@ -30,6 +30,9 @@ const adapterNames = readdirSync(new URL('./adapters/', import.meta.url), { with
 // An import of an adapter's file other than its index, written from anywhere: `adapters/x/y.js`.
 const adapterInternals = (allowed = '') =>
   `(^|/)adapters/${allowed === '' ? '' : `(?!${allowed}/)`}[^/]+/(?!index\\.js$)[^/]+`
+
+// The helpers and contract suites one adapter's tests share across the test tiers.
+const testHelpersOf = (name) => [`test/support/${name}/**`, `test/contract/${name}/**`]
 
 const THROUGH_INDEX =
   'Import an adapter through its index (adapters/<name>/index.js): the index is its public surface, ' +
@@ -270,22 +273,23 @@ export default defineConfig([
     name: 'plant-store/layers/through-index',
     files: ['**/*.ts', '**/*.js'],
     // The core and the kit import no adapter at all; their own rules say so. So does the wire's.
-    ignores: ['core/**', 'testing/**', 'wire/**', 'adapters/**', 'test/adapters/**', 'test/wire/**'],
+    ignores: ['core/**', 'testing/**', 'wire/**', 'adapters/**', 'test/*/adapters/**', 'test/*/wire/**', ...adapterNames.flatMap(testHelpersOf)],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ regex: adapterInternals(), message: THROUGH_INDEX }, WIRE_INTERNALS] }],
     },
   },
-  // An adapter's own tests may look inside it, and only inside it; the wire's tests inside the wire.
+  // An adapter's own tests (in each tier) and their helpers may look inside it, and only inside it;
+  // the wire's tests inside the wire.
   ...adapterNames.map((name) => ({
     name: `plant-store/layers/through-index/test-${name}`,
-    files: [`test/adapters/${name}/**`],
+    files: [`test/*/adapters/${name}/**`, ...testHelpersOf(name)],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ regex: adapterInternals(name), message: THROUGH_INDEX }, WIRE_INTERNALS] }],
     },
   })),
   {
     name: 'plant-store/layers/through-index/test-wire',
-    files: ['test/wire/**'],
+    files: ['test/*/wire/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ regex: adapterInternals(), message: THROUGH_INDEX }] }],
     },

@@ -1,6 +1,6 @@
 // The server error codes this adapter decides on, by code and by the name mongod gives it in its
 // error_codes.yml. A copy of that file's codes and categories is kept with the tests
-// (test/support/mongo-peer/error_codes.yml), and test/adapters/mongodb/server-error-codes.test.ts
+// (test/support/mongo-peer/error_codes.yml), and test/unit/adapters/mongodb/server-error-codes.test.ts
 // holds these tables to it: a code the server adds to a category below fails that test until it
 // is listed here.
 

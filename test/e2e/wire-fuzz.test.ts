@@ -5,6 +5,7 @@ import { transcriptProblems } from '../support/wire-fuzz/run-scenario.js'
 import { keepService, type ServiceKeeper } from '../support/wire-fuzz/service-under-fuzz.js'
 import type { Transcript } from '../support/wire-fuzz/wire-connection.js'
 import { DEFAULT_WIRE_FUZZ_SETTINGS, wireProperty } from '../support/wire-fuzz/wire-property.js'
+import { propertyRuns } from '../support/property-runs.js'
 
 // Hostile traffic nobody named: generated scenarios on raw connections to both listeners of the
 // built service, at its default time-outs, with JWT and static tokens configured (valid and
@@ -20,8 +21,8 @@ import { DEFAULT_WIRE_FUZZ_SETTINGS, wireProperty } from '../support/wire-fuzz/w
 // seed and the shrunk scenario of a failure, `npm run fuzz -- --seed S --path P` replays it, and
 // `npm run fuzz -- --runs N` is the long run.
 
-const RUNS = 20
-const STOP_RUNS = 2
+const RUNS = propertyRuns(20)
+const STOP_RUNS = propertyRuns(2)
 
 describe('the service under generated hostile traffic on both listeners, at its default time-outs', function () {
   // A passing run takes well under a minute; a failing one has its shrinking to do as well.

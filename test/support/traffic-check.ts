@@ -2,15 +2,20 @@
 // OpenAPI document that service serves. A mocha root-hook plugin (`require` in .mocharc.json):
 // `fetch` is wrapped once, for the origins registered with `checkTrafficOf`, so every test that
 // talks to such a service is checked without asking; raw socket exchanges go through
-// `checkRawExchange`. When the whole suite has run, each answer the document describes must have
-// been produced by some test, and each Error example it shows must have been seen.
+// `checkRawExchange`. When a run has covered test/unit and test/integration whole, each answer the
+// document describes must have been produced by some test, and each Error example it shows must
+// have been seen: each mocha process (each worker, in parallel mode) writes down what its files
+// saw, and the global teardown checks the union.
 import { AssertionError } from 'node:assert'
-import { readdirSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { get as httpGet } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import type { Context, Suite } from 'mocha'
 import { openApiDocument, type OpenApiDocument } from '../../adapters/http/index.js'
-import { documentedAnswers, makeTrafficChecker, type Exchange, type Verdict } from './openapi-traffic.js'
+import { makeTrafficChecker, type Exchange, type Verdict } from './openapi-traffic.js'
+import { unproducedByRun, type Seen } from './traffic-union.js'
 import { TEST_BODY_LIMIT_BYTES } from './limits.js'
 
 type Checker = (exchange: Exchange) => Verdict
@@ -108,10 +113,19 @@ export const checkRawExchange = async (url: string, request: string, reply: stri
 }
 
 const TEST_ROOT = fileURLToPath(new URL('..', import.meta.url))
+// The run that claims the check: the whole of these tiers (npm test), alone or with test/e2e.
+const CHECKED_TIERS = ['unit', 'integration']
+// Where each mocha process of the run leaves what its files saw, and the run's main process: set by
+// the global setup, which runs once before any worker starts, so every worker inherits them. A
+// mocha that a test starts inherits them too, and writes nothing: it is neither that process nor
+// one of its workers.
+const SEEN_DIR = 'PLANT_STORE_TRAFFIC_SEEN_DIR'
+const RUN_PID = 'PLANT_STORE_TRAFFIC_RUN_PID'
+const inThisRun = (): boolean => [process.pid, process.ppid].map(String).includes(process.env[RUN_PID] ?? '')
 
-// The suite ran whole when every test file was loaded and every test ran or was pending (no
-// --grep, no single file, no --bail stop), with no failure (a failure is reported already).
-const ranWhole = (root: Suite): boolean => {
+// Complete when every test ran and passed or was pending (no --grep, no --bail stop, no failure:
+// a failure is reported already).
+const seenBy = (root: Suite): Seen => {
   const files = new Set<string>()
   let complete = true
   const walk = (suite: Suite) => {
@@ -123,21 +137,20 @@ const ranWhole = (root: Suite): boolean => {
     suite.suites.forEach(walk)
   }
   walk(root)
-  const onDisk = readdirSync(TEST_ROOT, { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.test.ts'))
-    .map((file) => `${TEST_ROOT}${file}`)
-  return complete && onDisk.every((file) => files.has(file))
+  return { files: [...files], complete, keys: [...seenKeys], errorBodies: [...seenErrorBodies] }
 }
 
-/** What the whole suite left unproduced of the document (the default one: BASE_PATH empty). */
-export const unproduced = (document: OpenApiDocument): ReadonlyArray<string> => {
-  const { keys, examples } = documentedAnswers(document)
-  return [
-    ...[...keys].filter((key) => !seenKeys.has(key)).map((key) => `no test produced ${key}`),
-    ...[...examples].filter((body) => !seenErrorBodies.has(body)).map((body) => `no test was answered the example ${body}`),
-  ]
-}
+const checkedFiles = (): ReadonlyArray<string> =>
+  CHECKED_TIERS.flatMap((tier) =>
+    readdirSync(join(TEST_ROOT, tier), { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.test.ts'))
+      .map((file) => join(TEST_ROOT, tier, file)),
+  )
 
+let recorded = 0
+
+// Root hooks run once per file in parallel mode, in the worker that ran it, and once for the whole
+// run in serial mode: either way each root suite leaves what it saw in the run's folder.
 export const mochaHooks = {
   beforeAll(): void {
     globalThis.fetch = checkedFetch
@@ -145,10 +158,26 @@ export const mochaHooks = {
   afterAll(this: Context): void {
     globalThis.fetch = originalFetch
     const root = this.test?.parent
-    if (root === undefined || !ranWhole(root)) return
-    const missing = unproduced(openApiDocument('', { bodyLimitBytes: TEST_BODY_LIMIT_BYTES }))
-    if (missing.length > 0) {
-      throw new AssertionError({ message: `the OpenAPI document describes answers no test produced:\n${missing.join('\n')}` })
-    }
+    const dir = process.env[SEEN_DIR]
+    if (root === undefined || dir === undefined || !inThisRun()) return
+    recorded += 1
+    writeFileSync(join(dir, `${process.pid}-${recorded}.json`), JSON.stringify(seenBy(root)))
   },
+}
+
+// Global fixtures run once, in the main mocha process, whether the run is parallel or serial.
+export function mochaGlobalSetup(): void {
+  process.env[SEEN_DIR] = mkdtempSync(join(tmpdir(), 'plant-store-traffic-'))
+  process.env[RUN_PID] = String(process.pid)
+}
+
+export function mochaGlobalTeardown(): void {
+  const dir = process.env[SEEN_DIR]
+  if (dir === undefined) return
+  const records = readdirSync(dir).map((file) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as Seen)
+  rmSync(dir, { recursive: true, force: true })
+  const missing = unproducedByRun(records, checkedFiles(), openApiDocument('', { bodyLimitBytes: TEST_BODY_LIMIT_BYTES }))
+  if (missing !== undefined && missing.length > 0) {
+    throw new AssertionError({ message: `the OpenAPI document describes answers no test produced:\n${missing.join('\n')}` })
+  }
 }

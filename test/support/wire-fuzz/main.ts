@@ -1,4 +1,4 @@
-// `npm run fuzz`: the wire fuzzer for longer than `npm test` runs it, against the built service.
+// `npm run fuzz`: the wire fuzzer for longer than `npm run test:e2e` runs it, against the built service.
 // It prints its seed first; the same seed (and, to replay a failure's shrinking, its path) plays
 // the same scenarios again.
 //   npm run fuzz -- --runs 500 --seed 42

@@ -1,0 +1,95 @@
+import { execFile } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { expect } from 'chai'
+
+// `npx mocha` runs every `*.test.ts` under test/ and nothing else (a support file loaded as a test
+// could exit the run: the wire peer's entry point does); `npm test` runs test/unit and
+// test/integration in parallel, `npm run test:e2e` runs test/e2e, and `npm run test:all` runs both
+// commands, which .ci/run runs; `npx mocha FILE` runs that file alone. Mocha adds a configured spec
+// to the files named on the command line, so .mocharc.cjs names none: mocha's default, test/, read
+// recursively, with every file but the *.test.ts ones ignored.
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+const MOCHA = `${ROOT}node_modules/mocha/bin/mocha.js`
+const ONE_FILE = 'test/unit/core/first-accepting.test.ts'
+
+interface JsonReport {
+  readonly stats: { readonly tests: number; readonly failures: number }
+  readonly tests: ReadonlyArray<{ readonly file: string }>
+}
+
+const dryRun = async (args: ReadonlyArray<string>): Promise<JsonReport> => {
+  const { stdout } = await promisify(execFile)(process.execPath, [MOCHA, ...args, '--dry-run', '--reporter', 'json'], {
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  })
+  return JSON.parse(stdout) as JsonReport
+}
+
+const filesOf = (report: JsonReport): ReadonlySet<string> => new Set(report.tests.map((test) => test.file))
+
+const testFilesOnDisk = (under = 'test'): ReadonlySet<string> =>
+  new Set(
+    readdirSync(`${ROOT}${under}`, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.test.ts'))
+      .map((file) => `${ROOT}${under}/${file}`),
+  )
+
+const scripts = (): Record<string, string> =>
+  (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts
+
+/** The arguments an npm script gives mocha: its last command, after `mocha`. */
+const mochaArgsOf = (script: string): ReadonlyArray<string> => {
+  const last = (scripts()[script] ?? '').split('&&').at(-1)?.trim() ?? ''
+  const [command, ...args] = last.split(/\s+/)
+  expect(command, `npm run ${script} ends with mocha`).to.equal('mocha')
+  return args.map((arg) => arg.replace(/^'(.*)'$/, '$1'))
+}
+
+const sorted = (files: Iterable<string>) => [...files].sort()
+
+describe('the mocha configuration', function () {
+  this.timeout(120_000)
+
+  it('has `npx mocha` load every test file under test/ and nothing else', async () => {
+    const report = await dryRun([])
+    expect(report.stats.tests).to.be.greaterThan(0)
+    expect([...filesOf(report)].sort()).to.deep.equal([...testFilesOnDisk()].sort())
+  })
+
+  it('has `npm test` run test/unit and test/integration in parallel, after the type check and lint', async () => {
+    const args = mochaArgsOf('test')
+    expect(args).to.include('--parallel')
+    expect(scripts()['test']).to.match(/^npm run typecheck && npm run lint && mocha /)
+    const report = await dryRun(args)
+    expect(sorted(filesOf(report))).to.deep.equal(sorted([...testFilesOnDisk('test/unit'), ...testFilesOnDisk('test/integration')]))
+  })
+
+  // Files, not test counts: with every file in one process, as `npx mocha` loads them, mocha counts
+  // and attributes the shared contract suites' cases otherwise than in two runs.
+  it('has `npm run test:all` run `npm test` and then test/e2e, together every test file `npx mocha` runs', async () => {
+    expect(scripts()['test:all']).to.equal('npm test && npm run test:e2e')
+    const [bare, npmTest, e2e] = await Promise.all([dryRun([]), dryRun(mochaArgsOf('test')), dryRun(mochaArgsOf('test:e2e'))])
+    expect(sorted(filesOf(e2e))).to.deep.equal(sorted(testFilesOnDisk('test/e2e')))
+    expect(sorted([...filesOf(npmTest), ...filesOf(e2e)])).to.deep.equal(sorted(filesOf(bare)))
+  })
+
+  it('has .ci/run run the long suite, `npm test` first', () => {
+    const commands = readFileSync(`${ROOT}.ci/run`, 'utf8')
+      .split('\n')
+      .filter((line) => /^npm (test|run test)/.test(line))
+    expect(commands).to.deep.equal(['npm run test:all'])
+  })
+
+  it('runs only the file named on the command line', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [MOCHA, '--reporter', 'json', ONE_FILE], {
+      cwd: ROOT,
+      maxBuffer: 16 * 1024 * 1024,
+    })
+    const report = JSON.parse(stdout) as JsonReport
+    expect(report.stats.tests).to.be.greaterThan(0)
+    expect(report.stats.failures).to.equal(0)
+    expect(filesOf(report)).to.deep.equal(new Set([`${ROOT}${ONE_FILE}`]))
+  })
+})

@@ -1,0 +1,3 @@
+import { faultsUnder } from './faults.suite.js'
+
+faultsUnder('polling')

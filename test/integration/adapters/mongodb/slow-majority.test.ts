@@ -1,0 +1,59 @@
+import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
+import type { NewPlant } from '../../../../core/index.js'
+import { plant } from '../../../support/plants.js'
+import { createYardstickMs, openStore, steadily, TEST_TIMEOUTS, useWirePeer } from '../../../support/mongodb/support.js'
+import { deadlineBeside } from '../../../support/yardstick.js'
+
+// The commonest slowness of a replica set: the primary applies a write at once, and a majority
+// has it only later. A majority that comes before the deadline is a 200 (Inserted), for creates
+// that share inserts and for a create alone; one that comes after it is a 503 for a plant that is
+// stored, answered by MongoDB itself (a write concern error), so the connection stays in the pool
+// (slow-writes.suite.ts). The deadline is the tests' own, sized to what a create takes this machine
+// under the same load (the yardstick), so the majority's share of it leaves the machine its time.
+describe('a slow majority (wire peer)', function () {
+  this.timeout(30_000)
+  const DEADLINE_MS = TEST_TIMEOUTS.operationMs
+  const wire = useWirePeer('slow_majority')
+
+  const plants = (count: number, from = 1): NewPlant[] =>
+    Array.from({ length: count }, (_, index) => plant(BigInt(from + index), `Majority ${from + index}`))
+  const storedCount = (): number => wire.stored().length
+  const tagOf = (outcome: Awaited<ReturnType<ReturnType<ReturnType<typeof openStore>['store']['insertUnlessExists']>>>): string =>
+    E.isRight(outcome) ? outcome.right._tag : outcome.left._tag
+
+  // Creates arriving every 15 ms share inserts while one is on the wire.
+  const steadilyTags = (store: ReturnType<typeof openStore>['store'], sent: ReadonlyArray<NewPlant>): Promise<string[]> =>
+    steadily(sent, 15, async (each) => tagOf(await store.insertUnlessExists(each)()))
+
+  // A store whose deadline leaves the machine, past the majority's share, five of its creates.
+  // The test's own time grows with the deadline: three deadlines and 10 s for the rest.
+  const storeFor = async (test: Mocha.Context, share: number, count: number) => {
+    const deadlineMs = deadlineBeside(DEADLINE_MS, share, await createYardstickMs(wire.peer.uri, count, 15))
+    test.timeout(10_000 + 3 * deadlineMs)
+    const { store } = wire.closeAfter(openStore(wire.peer.uri, wire.dbName, { ...TEST_TIMEOUTS, operationMs: deadlineMs }))
+    return { store, deadlineMs }
+  }
+
+  for (const share of [0.4, 0.6, 0.9]) {
+    it(`a majority ${share} of the deadline late: 150 steady creates, sharing inserts, are each stored and answered Inserted`, async function () {
+      const { store, deadlineMs } = await storeFor(this, share, 30)
+      expect(E.isRight(await store.checkReady()()), 'ready').to.equal(true)
+      wire.peer.faults.inject('insert', { kind: 'replicationLag', ms: share * deadlineMs })
+      const answered = await steadilyTags(store, plants(150))
+      expect(answered.filter((tag) => tag !== 'Inserted'), 'creates not answered Inserted').to.deep.equal([])
+      expect(storedCount()).to.equal(150)
+    })
+
+    it(`a majority ${share} of the deadline late: creates one at a time, each an insert of its own, are answered Inserted`, async function () {
+      const { store, deadlineMs } = await storeFor(this, share, 3)
+      expect(E.isRight(await store.checkReady()()), 'ready').to.equal(true)
+      wire.peer.faults.inject('insert', { kind: 'replicationLag', ms: share * deadlineMs })
+      const answered: string[] = []
+      for (const each of plants(3)) answered.push(tagOf(await store.insertUnlessExists(each)()))
+      expect(answered).to.deep.equal(['Inserted', 'Inserted', 'Inserted'])
+      expect(storedCount()).to.equal(3)
+    })
+  }
+})
+

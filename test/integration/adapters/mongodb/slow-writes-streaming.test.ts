@@ -1,0 +1,3 @@
+import { slowWritesUnder } from './slow-writes.suite.js'
+
+slowWritesUnder('streaming')

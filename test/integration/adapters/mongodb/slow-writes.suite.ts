@@ -1,0 +1,90 @@
+import { expect } from 'chai'
+import { setTimeout as sleep } from 'node:timers/promises'
+import * as E from 'fp-ts/lib/Either.js'
+import { MongoWriteConcernError } from 'mongodb'
+import type { MongoPlantStore, MongoTimeouts } from '../../../../adapters/mongodb/index.js'
+import type { InsertOutcome, PlantStore, StoreError } from '../../../../core/index.js'
+import { expectRight } from '../../../support/either.js'
+import type { PeerMonitoring } from '../../../support/mongo-peer/commands.js'
+import { startMongoPeer, type MongoPeer } from '../../../support/mongo-peer/server.js'
+import { plant } from '../../../support/plants.js'
+import { freshDbName, openStore, TEST_TIMEOUTS } from '../../../support/mongodb/support.js'
+
+// A write whose majority takes longer than the deadline. MongoDB must answer it (a write concern
+// error, the plant kept) before the call's deadline would cut the reply: a reply cut by the
+// deadline costs its connection, which the driver destroys (in production a new TCP and TLS
+// handshake and an authentication for the next call).
+// Run once per monitoring mode, by a test file each (slow-writes-streaming.test.ts, slow-writes-polling.test.ts), so
+// that a parallel run gives each mode a worker of its own.
+export const slowWritesUnder = (monitoring: PeerMonitoring) => describe(`slow writes (wire peer, ${monitoring} monitoring)`, function () {
+  this.timeout(30_000)
+  const LAG_MS = 2500
+  let peer: MongoPeer
+  let storage: MongoPlantStore | undefined
+  let dbName: string
+  const stored = () => peer.documents(`${dbName}.plants`)
+
+  beforeEach(async function () {
+    peer = await startMongoPeer({ monitoring })
+    dbName = freshDbName('slow')
+  })
+  afterEach(async function () {
+    await storage?.close()
+    storage = undefined
+    await peer.stop()
+  })
+
+  // One create first, so the pool holds a connection before the writes are slow.
+  const openWarm = async (timeouts: MongoTimeouts = TEST_TIMEOUTS, uri = peer.uri): Promise<PlantStore> => {
+    const { store } = (storage = openStore(uri, dbName, timeouts))
+    expect(expectRight(await store.insertUnlessExists(plant(100n, 'Warm-up'))())._tag).to.equal('Inserted')
+    return store
+  }
+
+  // The 503 the server caused: a write concern error, not the call's deadline.
+  const expectAnsweredByServer = (answer: E.Either<StoreError, InsertOutcome>, what: string): void => {
+    if (E.isRight(answer)) expect.fail(`${what}: expected StorageUnavailable, got ${answer.right._tag}`)
+    expect(answer.left._tag, what).to.equal('StorageUnavailable')
+    expect(answer.left._tag === 'StorageUnavailable' ? answer.left.cause : undefined, what).to.be.instanceOf(MongoWriteConcernError)
+  }
+
+  it('each is answered 503 with its plant kept, on the connection it came on, and its retry is a replay', async function () {
+    const store = await openWarm()
+    const before = peer.connectionsClosedByClients()
+    peer.faults.inject('insert', { kind: 'replicationLag', ms: LAG_MS }, 8)
+    const answers: Array<E.Either<StoreError, InsertOutcome>> = []
+    for (let id = 1n; id <= 8n; id += 1n) answers.push(await store.insertUnlessExists(plant(id, `Slow ${id}`))())
+    expect(peer.connectionsClosedByClients() - before, 'connections given up for 8 slow writes').to.equal(0)
+    answers.forEach((answer, index) => expectAnsweredByServer(answer, `create ${index + 1}`))
+    expect(stored().map(({ _id }) => BigInt(String(_id))).sort((a, b) => (a < b ? -1 : 1))).to.deep.equal([1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 100n])
+    // Eight waits for a majority took longer than the lag: a majority has the first plant now,
+    // and sending its create again is answered with it.
+    expect(expectRight(await store.insertUnlessExists(plant(1n, 'Slow 1'))())).to.deep.equal({
+      _tag: 'AlreadyStored',
+      stored: plant(1n, 'Slow 1'),
+    })
+  })
+
+  it('a create that waits behind two slow inserts on the wire is answered by the server too', async function () {
+    // Its own insert's wait for the write concern is bounded by what its wait left it. A create
+    // waits for an insert on the wire only while the driver's pool has no connection to spare
+    // (otherwise it goes in an insert of its own within a few ms): a pool of two here.
+    const store = await openWarm({ ...TEST_TIMEOUTS, operationMs: 2500 }, `${peer.uri}&maxPoolSize=2`)
+    const before = peer.connectionsClosedByClients()
+    peer.faults.inject('insert', { kind: 'replicationLag', ms: LAG_MS }, 6)
+    const answers: Array<E.Either<StoreError, InsertOutcome>> = []
+    for (let round = 0n; round < 2n; round += 1n) {
+      // Two inserts on the wire (as many as may be), then a third create that waits for one of them.
+      const creates: Array<Promise<E.Either<StoreError, InsertOutcome>>> = []
+      for (let member = 1n; member <= 3n; member += 1n) {
+        creates.push(store.insertUnlessExists(plant(10n * round + member, 'Slow'))())
+        await sleep(20)
+      }
+      answers.push(...(await Promise.all(creates)))
+    }
+    expect(peer.connectionsClosedByClients() - before, 'connections given up for 6 slow writes').to.equal(0)
+    answers.forEach((answer, index) => expectAnsweredByServer(answer, `create ${index + 1}`))
+    expect(stored()).to.have.length(7)
+  })
+})
+

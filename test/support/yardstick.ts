@@ -1,0 +1,28 @@
+// A bound about the machine's speed (what is left of a deadline once a slow database has taken
+// its share, how late an answer may come past a bound) holds on a quiet machine and fails on a
+// busy one. A test that holds such a bound takes a yardstick in the same run: the time this
+// machine, under this load, takes now for the work the bound must leave room for. The bound is
+// then sized to the yardstick where the machine is slower than the one it was written for, and
+// stays as written where it is not. The product's own deadlines (a 408 after the request timeout,
+// a 503 at answerWithinMs) stay what they are: only the room a test leaves around them scales.
+
+/** The slowest of `count` runs of `work`, started `everyMs` apart: taken under a steady load, as the test's own. */
+export const yardstickMs = async (count: number, everyMs: number, work: () => Promise<unknown>): Promise<number> => {
+  const start = performance.now()
+  const times = await Promise.all(
+    Array.from({ length: count }, async (_, index) => {
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, start + index * everyMs - performance.now())))
+      const started = performance.now()
+      await work()
+      return performance.now() - started
+    }),
+  )
+  return Math.max(...times)
+}
+
+/**
+ * A deadline for a test in which a fault takes `share` of it: `writtenMs`, or longer when the
+ * machine needs it, so that what the fault leaves is at least `headroom` yardsticks.
+ */
+export const deadlineBeside = (writtenMs: number, share: number, yardstick: number, headroom = 5): number =>
+  Math.max(writtenMs, Math.ceil((headroom * yardstick) / (1 - share)))
