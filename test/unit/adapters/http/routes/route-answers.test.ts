@@ -13,7 +13,9 @@ import { parseExactJson } from '../../../../../adapters/http/index.js'
 import { storageUnavailable, type PlantStore } from '../../../../../core/index.js'
 import { makeInMemoryPlantStore } from '../../../../../adapters/in-memory/index.js'
 import { makeStaticTokenAuthenticator } from '../../../../../adapters/static-tokens/index.js'
-import { TOKEN } from '../../../../support/http-app.js'
+
+// The one token the routes' authenticator accepts.
+const TOKEN = 'route-token-0123456789abcdef'
 
 // The routes as functions of a parsed request, with no socket and no Koa: what each answers is a
 // value, its status, body and subject read off it as the request boundary reads them.
