@@ -3,7 +3,7 @@ import fc from 'fast-check'
 // How many cases a property test tries: the count written beside it (fast-check's 100 where none
 // is), times one setting for the run, PROPERTY_RUNS (1 when unset). The counts are sized so that
 // `npm test` stays quick; `PROPERTY_RUNS=10 npm test` searches ten times as far, and
-// `PROPERTY_RUNS=0.1` gives a smoke run. .mocharc.cjs requires this file so that every mocha
+// `PROPERTY_RUNS=0.1` gives a smoke run. .mocharc.json requires this file so that every mocha
 // process (each worker of a parallel run) gives fast-check's default the same scale.
 const SETTING = 'PROPERTY_RUNS'
 

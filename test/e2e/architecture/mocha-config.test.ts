@@ -8,7 +8,7 @@ import { expect } from 'chai'
 // could exit the run: the wire peer's entry point does); `npm test` runs test/unit and
 // test/integration in parallel, `npm run test:e2e` runs test/e2e, and `npm run test:all` runs both
 // commands, which .ci/run runs; `npx mocha FILE` runs that file alone. Mocha adds a configured spec
-// to the files named on the command line, so .mocharc.cjs names none: mocha's default, test/, read
+// to the files named on the command line, so .mocharc.json names none: mocha's default, test/, read
 // recursively, with every file but the *.test.ts ones ignored.
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const MOCHA = `${ROOT}node_modules/mocha/bin/mocha.js`
