@@ -87,6 +87,10 @@ const CORE_ONLY_FP =
   'The core imports only fp-ts, io-ts and itself: no frameworks, drivers or Node I/O. ' +
   'Put this in an adapter and give the core a port.'
 
+const MOCHA_GLOBAL =
+  "Call mocha's globals where they are used: a test helper that keeps one registers a later file's tests in an " +
+  'earlier (finished) suite under mocha --parallel, where they never run.'
+
 export default defineConfig([
   globalIgnores(['dist/', 'bench/dist/', 'node_modules/', 'coverage/']),
 
@@ -308,6 +312,31 @@ export default defineConfig([
       'no-restricted-properties': [
         'error',
         { object: 'process', property: 'stdout', message: 'stdout belongs to the reporter; write to process.stderr.' },
+      ],
+    },
+  },
+
+  {
+    // Mocha gives each test file `describe`, `it` and the hooks of its own; a parallel worker runs
+    // several files and keeps the modules they import. A helper module that takes one of them as a
+    // value keeps the first file's, and a later file's tests go into a finished suite, unrun and
+    // unreported. Helpers call them where they are used, so each call finds the running file's.
+    name: 'plant-store/test-helpers-call-mocha-globals',
+    files: ['test/support/**', 'test/contract/**'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        // `describe` and `it` anywhere but called (or named as a key); the hooks, whose names are
+        // common words for locals too, where a value is kept: a shorthand property, an initializer.
+        {
+          selector: 'Identifier[name=/^(describe|it)$/]:not(CallExpression > .callee, Property > .key, MemberExpression > .property)',
+          message: MOCHA_GLOBAL,
+        },
+        {
+          selector: ':matches(Property[shorthand=true] > .value, VariableDeclarator > .init)[name=/^(before|after|beforeEach|afterEach)$/]',
+          message: MOCHA_GLOBAL,
+        },
       ],
     },
   },

@@ -263,4 +263,24 @@ describe('eslint.config.js enforces the layers', function () {
     expect(findings).to.have.lengthOf(1)
     expect(findings[0]).to.match(/^2: no-restricted-imports: .*through its index/)
   })
+
+  it("refuses a test helper keeping mocha's describe, it or a hook as a value, and lets it call them", async () => {
+    const [result] = await eslint.lintText(
+      [
+        "export const kept = { describe, it, skip: () => {} }",
+        'const hook = beforeEach',
+        'export const suite = (name: string): void => {',
+        '  describe(name, () => {',
+        "    before(() => {})",
+        "    it('runs', () => {})",
+        '  })',
+        '}',
+        'export const window = (before: number, after: number): number => after - before',
+        'export { hook }',
+      ].join('\n'),
+      { filePath: `${ROOT}test/support/__lint_probe__.ts` },
+    )
+    const findings = (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => `${m.line}:${m.column}`)
+    expect(findings).to.deep.equal(['1:23', '1:33', '2:14'])
+  })
 })
