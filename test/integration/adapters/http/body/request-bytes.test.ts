@@ -1,6 +1,7 @@
 import { expect } from 'chai'
+import fc from 'fast-check'
 import { once } from 'node:events'
-import { createServer, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { connect } from 'node:net'
 import { gzipSync } from 'node:zlib'
@@ -9,6 +10,7 @@ import { makeDecodeQueue } from '../../../../../adapters/http/body/decode-queue.
 import { readRequestBytes } from '../../../../../adapters/http/body/request-bytes.js'
 import type { RequestProblem } from '../../../../../adapters/http/errors/problems.js'
 import { settlesWithin } from '../../../../support/raw-http.js'
+import { propertyRuns } from '../../../../support/property-runs.js'
 
 // Generous on a busy machine: the outcome follows the client's reset at once.
 const SETTLE_WITHIN_MS = 4_000
@@ -52,4 +54,78 @@ describe('reading a request body', function () {
       })
     })
   }
+})
+
+// A body is read one of two ways: taken at once when it waits whole in the stream's buffer (as a
+// small body that came with its headers does by the time a route asks), or gathered as it
+// arrives. Which one runs must never change the outcome.
+describe('reading a request body, whole in the buffer or still arriving', function () {
+  this.timeout(60_000)
+  const LIMIT = 1_000
+
+  // Each request is read when its test says: at once, or once its declared bytes are all buffered.
+  let readWhen: (req: IncomingMessage) => Promise<void>
+  let outcomes: Array<Promise<E.Either<RequestProblem, Uint8Array>>>
+  let server: Server
+  before(async function () {
+    server = createServer((req, res) => {
+      const outcome = readWhen(req).then(() => readRequestBytes(req, LIMIT, makeDecodeQueue()))
+      outcomes.push(outcome)
+      void outcome.then(() => res.end())
+    })
+    server.listen(0, '127.0.0.1')
+    await once(server, 'listening')
+  })
+  after(function () {
+    server.closeAllConnections()
+    server.close()
+  })
+
+  const atOnce = (): Promise<void> => Promise.resolve()
+  const onceBuffered = async (req: IncomingMessage): Promise<void> => {
+    const declared = Number(req.headers['content-length'])
+    while (req.readableLength < declared && !req.readableEnded) await new Promise((resolve) => setTimeout(resolve, 1))
+  }
+
+  // Sends one request in the given pieces, then reads the outcome of reading its body.
+  const exchange = async (head: string, pieces: ReadonlyArray<Uint8Array>): Promise<E.Either<RequestProblem, Uint8Array>> => {
+    outcomes = []
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1')
+    socket.on('error', () => {})
+    await once(socket, 'connect')
+    socket.write(head)
+    for (const piece of pieces) {
+      await new Promise((resolve) => setTimeout(resolve, 1))
+      socket.write(piece)
+    }
+    while (outcomes.length === 0) await new Promise((resolve) => setTimeout(resolve, 1))
+    const outcome = await (outcomes[0] as Promise<E.Either<RequestProblem, Uint8Array>>)
+    socket.destroy()
+    return outcome
+  }
+
+  const splits = (bytes: Uint8Array): fc.Arbitrary<ReadonlyArray<Uint8Array>> =>
+    fc
+      .uniqueArray(fc.integer({ min: 1, max: Math.max(1, bytes.length - 1) }), { maxLength: 3 })
+      .map((cuts) => [0, ...cuts.filter((cut) => cut < bytes.length).sort((a, b) => a - b), bytes.length])
+      .map((edges) => edges.slice(1).map((end, index) => bytes.subarray(edges[index], end)))
+
+  it('gives the bytes sent, and refuses a body over the limit, whichever way it is read', async function () {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: LIMIT + 200 }).chain((body) => fc.tuple(fc.constant(body), splits(body))),
+        async ([body, pieces]) => {
+          const head = `POST / HTTP/1.1\r\nHost: test\r\nContent-Length: ${body.length}\r\n\r\n`
+          readWhen = atOnce
+          const arriving = await exchange(head, pieces)
+          readWhen = onceBuffered
+          const buffered = await exchange(head, pieces)
+          const expected = body.length > LIMIT ? { _tag: 'Left', left: { _tag: 'PayloadTooLarge', limitBytes: LIMIT } } : { _tag: 'Right', right: Buffer.from(body) }
+          expect(arriving, 'read as it arrives').to.deep.equal(expected)
+          expect(buffered, 'read whole from the buffer').to.deep.equal(expected)
+        },
+      ),
+      { numRuns: propertyRuns(25) },
+    )
+  })
 })
