@@ -30,9 +30,13 @@ export const EXIT_FLUSH_MS = 1_000
 /** The longest a line waits for others to share its write. */
 export const LOG_FLUSH_MS = 10
 
-// Lines are written together once this many bytes wait (sonic-boom's `minLength`, which must stay
-// under its 16 KiB `maxWrite`), or when the oldest has waited LOG_FLUSH_MS.
-const LOG_BATCH_BYTES = 8 * 1024
+// Lines are written together once this many bytes wait (sonic-boom's `minLength`), or when the
+// oldest has waited LOG_FLUSH_MS. Each write is a trip through libuv's thread pool, dearer than
+// the bytes it carries: under load the batch fills well within LOG_FLUSH_MS, so its size sets how
+// many trips a second the log costs. One write may carry a whole batch and the lines that came
+// while the last was under way (sonic-boom's `maxWrite`, which must stay above `minLength`).
+const LOG_BATCH_BYTES = 64 * 1024
+const LOG_WRITE_BYTES = 2 * LOG_BATCH_BYTES
 
 /**
  * stdout, written asynchronously (a log line never waits on the terminal or the pipe) by pino's
@@ -73,6 +77,7 @@ export const asyncStdout = (bufferBytes: number): StdoutLog => {
     sync: false,
     contentMode: 'buffer',
     minLength: Math.min(LOG_BATCH_BYTES, bufferBytes),
+    maxWrite: LOG_WRITE_BYTES,
     maxLength: bufferBytes,
     retryEAGAIN: () => exitDeadline === undefined || Date.now() < exitDeadline,
   }) as unknown as SonicBoomStream

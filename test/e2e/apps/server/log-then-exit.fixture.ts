@@ -14,8 +14,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [mode, amount] = [process.argv[2], Number(process.argv[3])]
   const log = asLoggerPort(makePino('info', asyncStdout(16 * 1024 * 1024)))
   if (mode === 'flood') {
-    // Lines of about 4 KB, four to one of the destination's 16 KiB writes: with N = 4k + 1 the last
-    // line waits behind one of them, under the destination's 8 KiB batch.
+    // Lines of about 4 KB, more than the reader's pipe holds: the writes block while the reader
+    // waits, and the last line, fewer bytes than the destination's batch, waits behind them.
     for (let index = 0; index < amount; index++) log.info('request', { index, padding: 'x'.repeat(3_900) })
     await sleep(1)
     log.info('last line')
