@@ -19,4 +19,6 @@ export const PROPERTY_RUNS_SCALE = scaleOf(process.env[SETTING])
 /** The number of runs for a property whose written count is `written`: at least one. */
 export const propertyRuns = (written: number): number => Math.max(1, Math.round(written * PROPERTY_RUNS_SCALE))
 
-fc.configureGlobal({ ...fc.readConfigureGlobal(), numRuns: propertyRuns(100) })
+// A failing property's report carries its assertion's message: fast-check otherwise attaches it as
+// the error's cause, which mocha does not print, and a failure would show only its counterexample.
+fc.configureGlobal({ ...fc.readConfigureGlobal(), numRuns: propertyRuns(100), includeErrorInReport: true })
