@@ -1,5 +1,6 @@
 import { expect } from 'chai'
 import * as TE from 'fp-ts/lib/TaskEither.js'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { gunzipSync, gzipSync } from 'node:zlib'
 import { inserted, storageUnavailable, type InsertOptions, type PlantStore } from '../../../../../core/index.js'
@@ -87,6 +88,12 @@ describe('a POST /plants answered within answerWithinMs', function () {
     }
     const decodeBeforeMs = decodeMs()
     const connections = await Promise.all(Array.from({ length: 12 }, () => openRaw(app?.url ?? '')))
+    // The other yardstick, taken while the requests are out: how late this process's timers came.
+    // The answers past the bound leave when the bound's timer fires, so they are at least that
+    // late when the machine, not the service, holds the process up (eight test workers on two
+    // cores can, for a few hundred milliseconds).
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 })
+    loopDelay.enable()
     const started = performance.now()
     const took = await Promise.all(
       connections.map(async (connection) => {
@@ -98,10 +105,15 @@ describe('a POST /plants answered within answerWithinMs', function () {
         return performance.now() - started
       }),
     )
-    const lateByAtMostMs = Math.max(LATE_BY_AT_MOST_MS, 3 * Math.max(decodeBeforeMs, decodeMs()))
+    loopDelay.disable()
+    const timersLateByMs = loopDelay.max / 1e6
+    const lateByAtMostMs = Math.max(LATE_BY_AT_MOST_MS, 3 * Math.max(decodeBeforeMs, decodeMs()), 2 * timersLateByMs)
     const statuses = connections.map((connection) => finalResponses(connection.received())[0]?.status)
     expect(statuses.every((status) => status === 400 || status === 503), String(statuses)).to.equal(true)
-    expect(Math.max(...took), `ms to the last answer (${took.map(Math.round).join(', ')})`).to.be.below(SHORT_BOUND_MS + lateByAtMostMs)
+    expect(
+      Math.max(...took),
+      `ms to the last answer (${took.map(Math.round).join(', ')}; this process's timers up to ${Math.round(timersLateByMs)} ms late)`,
+    ).to.be.below(SHORT_BOUND_MS + lateByAtMostMs)
   })
 })
 
