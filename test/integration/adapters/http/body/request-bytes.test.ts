@@ -3,13 +3,12 @@ import fc from 'fast-check'
 import { once } from 'node:events'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { connect } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import type * as E from 'fp-ts/lib/Either.js'
 import { makeDecodeQueue } from '../../../../../adapters/http/body/decode-queue.js'
 import { readRequestBytes } from '../../../../../adapters/http/body/request-bytes.js'
 import type { RequestProblem } from '../../../../../adapters/http/errors/problems.js'
-import { settlesWithin } from '../../../../support/raw-http.js'
+import { openRaw, settlesWithin } from '../../../../support/raw-http.js'
 import { propertyRuns } from '../../../../support/property-runs.js'
 
 // Generous on a busy machine: the outcome follows the client's reset at once.
@@ -32,13 +31,11 @@ describe('reading a request body', function () {
   })
 
   const sendAndCut = async (headers: string, body: Uint8Array): Promise<void> => {
-    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1')
-    socket.on('error', () => {})
-    await once(socket, 'connect')
-    socket.write(`POST / HTTP/1.1\r\nHost: test\r\n${headers}\r\n`)
-    socket.write(body)
+    const connection = await openRaw(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)
+    connection.write(`POST / HTTP/1.1\r\nHost: test\r\n${headers}\r\n`)
+    connection.socket.write(body)
     await new Promise((resolve) => setTimeout(resolve, 100))
-    socket.destroy()
+    connection.socket.destroy()
   }
 
   for (const [coding, bytes] of [
@@ -90,17 +87,15 @@ describe('reading a request body, whole in the buffer or still arriving', functi
   // Sends one request in the given pieces, then reads the outcome of reading its body.
   const exchange = async (head: string, pieces: ReadonlyArray<Uint8Array>): Promise<E.Either<RequestProblem, Uint8Array>> => {
     outcomes = []
-    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1')
-    socket.on('error', () => {})
-    await once(socket, 'connect')
-    socket.write(head)
+    const connection = await openRaw(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)
+    connection.write(head)
     for (const piece of pieces) {
       await new Promise((resolve) => setTimeout(resolve, 1))
-      socket.write(piece)
+      connection.socket.write(piece)
     }
     while (outcomes.length === 0) await new Promise((resolve) => setTimeout(resolve, 1))
     const outcome = await (outcomes[0] as Promise<E.Either<RequestProblem, Uint8Array>>)
-    socket.destroy()
+    connection.socket.destroy()
     return outcome
   }
 
