@@ -1,8 +1,8 @@
 // The wire: what the HTTP side of the house shares, beside the core. The operation's one
 // definition, the Error document and the messages the service writes and its client reads, the
 // NewPlant as JSON text, the bounded reader of another server's answer (the client's, the key
-// set's fetch), the request tracer's types, and the checks of the numbers an embedder hands an
-// adapter. The adapters import it through this index; it imports only the core. The exact JSON
+// set's fetch), the request tracer's types, the system clock every timed policy is given, and the
+// checks of the numbers an embedder hands an adapter. The adapters import it through this index; it imports only the core. The exact JSON
 // reader is the wire's too, behind an index of its own (exact-json/index.ts): it needs
 // lossless-json, which an adapter importing this index (the client, in-memory storage) must not.
 export {
@@ -33,4 +33,5 @@ export {
   violationsFromMessage,
 } from './messages.js'
 export type { UnavailableReason } from './messages.js'
+export { systemClock } from './system-clock.js'
 export { MAX_TIMER_MS, wholeNumberOption } from './whole-number.js'

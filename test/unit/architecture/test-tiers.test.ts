@@ -20,7 +20,8 @@ const PROCESS_MODULES = /^(node:)?child_process$|^playwright-core$|^mongodb-memo
 // own use, which starts no server in a test that only calls them.
 const SOCKET_MODULES = /^(node:)?(net|http|https|http2|tls|dgram)$/
 const SOCKET_CALLS = /\.listen\(|\bfetch\(/
-const REAL_TIME = /\bset(?:Timeout|Interval)\(|\bsetTimeout as\b/
+// A bare call of the process's timers: a virtual clock's `fake.setTimeout(` waits on no real time.
+const REAL_TIME = /(?<![.\w])set(?:Timeout|Interval)\(|\bsetTimeout as\b/
 
 const IMPORTS = /^\s*(?:import|export)\s+(?!type\b)[^'"]*?\sfrom\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm
 

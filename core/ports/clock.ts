@@ -1,0 +1,21 @@
+/**
+ * Time as every timed policy reads it. Deadlines, batching windows, time-outs, eviction, back-off
+ * and cool-downs take a Clock rather than the process's own timers, so a test drives a policy on
+ * virtual time and it gives the same answer at any machine load. The service passes the system
+ * clock (`systemClock`, from the wire) to every adapter it composes.
+ */
+export interface Clock {
+  /** Milliseconds on a monotonic scale, for durations and deadlines: `performance.now()` on the system clock. */
+  readonly now: () => number
+  /** Milliseconds since the Unix epoch, for timestamps and token expiry: `Date.now()` on the system clock. */
+  readonly epochMs: () => number
+  /**
+   * Calls `run` once, `ms` from now (in a later task, never synchronously; at the next one for
+   * `ms` <= 0). The function returned cancels it, and does nothing once it ran. A timer never
+   * holds the process open on its own: what it times (a socket, a pending call) does.
+   */
+  readonly setTimer: (ms: number, run: () => void) => Cancel
+}
+
+/** Cancels a timer set on a Clock. */
+export type Cancel = () => void
