@@ -1,5 +1,7 @@
-import { execFile } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { execFile, spawnSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { expect } from 'chai'
@@ -7,7 +9,7 @@ import { expect } from 'chai'
 // `npx mocha` runs every `*.test.ts` under test/ and nothing else (a support file loaded as a test
 // could exit the run: the wire peer's entry point does); `npm test` runs test/unit and
 // test/integration in parallel, `npm run test:e2e` runs test/e2e, and `npm run test:all` runs both
-// commands, which .ci/run runs; `npx mocha FILE` runs that file alone. Mocha adds a configured spec
+// commands, the second whatever the first answered, which .ci/run runs; `npx mocha FILE` runs that file alone. Mocha adds a configured spec
 // to the files named on the command line, so .mocharc.json names none: mocha's default, test/, read
 // recursively, with every file but the *.test.ts ones ignored.
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
@@ -69,10 +71,41 @@ describe('the mocha configuration', function () {
   // Files, not test counts: with every file in one process, as `npx mocha` loads them, mocha counts
   // and attributes the shared contract suites' cases otherwise than in two runs.
   it('has `npm run test:all` run `npm test` and then test/e2e, together every test file `npx mocha` runs', async () => {
-    expect(scripts()['test:all']).to.equal('npm test && npm run test:e2e')
+    expect(scripts()['test:all']).to.equal('node scripts/test-all.mjs')
     const [bare, npmTest, e2e] = await Promise.all([dryRun([]), dryRun(mochaArgsOf('test')), dryRun(mochaArgsOf('test:e2e'))])
     expect(sorted(filesOf(e2e))).to.deep.equal(sorted(testFilesOnDisk('test/e2e')))
     expect(sorted([...filesOf(npmTest), ...filesOf(e2e)])).to.deep.equal(sorted(filesOf(bare)))
+  })
+
+  // The npm it is given answers each step as told: `test:all` must run both, whatever the first answered.
+  const testAllWith = (statuses: { readonly test: number; readonly e2e: number }) => {
+    const fakeNpm = `process.stdout.write('ran ' + process.argv.slice(2).join(' ') + '\\n'); process.exit(process.argv[2] === 'test' ? ${statuses.test} : ${statuses.e2e})`
+    const dir = mkdtempSync(join(tmpdir(), 'test-all-'))
+    writeFileSync(join(dir, 'npm-cli.mjs'), fakeNpm)
+    try {
+      const child = spawnSync(process.execPath, [`${ROOT}scripts/test-all.mjs`], {
+        cwd: ROOT,
+        env: { ...process.env, npm_execpath: join(dir, 'npm-cli.mjs') },
+        encoding: 'utf8',
+      })
+      return { status: child.status, stdout: child.stdout, stderr: child.stderr }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+
+  it('has `npm run test:all` run the end-to-end tier even when `npm test` fails, and fail naming which step did', () => {
+    const bothFail = testAllWith({ test: 1, e2e: 3 })
+    expect(bothFail.stdout).to.equal('ran test\nran run test:e2e\n')
+    expect(bothFail.status).to.equal(1)
+    expect(bothFail.stderr).to.contain('test:all: failed: npm test and npm run test:e2e')
+    const unitFails = testAllWith({ test: 1, e2e: 0 })
+    expect(unitFails.stdout).to.equal('ran test\nran run test:e2e\n')
+    expect([unitFails.status, unitFails.stderr]).to.deep.equal([1, 'test:all: failed: npm test\n'])
+    const e2eFails = testAllWith({ test: 0, e2e: 1 })
+    expect([e2eFails.status, e2eFails.stderr]).to.deep.equal([1, 'test:all: failed: npm run test:e2e\n'])
+    const passes = testAllWith({ test: 0, e2e: 0 })
+    expect([passes.status, passes.stderr]).to.deep.equal([0, 'test:all: passed: npm test and npm run test:e2e\n'])
   })
 
   it('has .ci/run run the long suite, `npm test` first', () => {
