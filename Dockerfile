@@ -3,7 +3,7 @@
 # install and dist/. test/e2e/container-recipe.test.ts runs the runtime stage's steps outside a
 # container, so this file cannot drift from the project unnoticed.
 
-FROM node:20-bookworm-slim AS build
+FROM node:26-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY apps/server/package.json apps/server/
@@ -15,7 +15,7 @@ COPY adapters adapters
 COPY apps apps
 RUN npm run build
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:26-bookworm-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
 WORKDIR /app
 COPY package.json package-lock.json ./

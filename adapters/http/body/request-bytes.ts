@@ -82,9 +82,10 @@ const readBytes = (
   // A small body usually came in the packets of its headers, and waits whole in the stream's
   // buffer by the time the route asks for it: taken at once, it costs no listeners, no flowing
   // stream and no turn of the loop. Its declared length, already held to the limit, says it is all
-  // there; whatever else is in the buffer is read as it arrives.
+  // there, and is what is asked for: `read()` without a size may give only the first buffered
+  // chunk (Node 26 does). Any other body is read as it arrives.
   if (length !== undefined && req.readableFlowing !== true && req.readableLength === length) {
-    return Promise.resolve(E.right(length === 0 ? Buffer.alloc(0) : (req.read() as Buffer)))
+    return Promise.resolve(E.right(length === 0 ? Buffer.alloc(0) : (req.read(length) as Buffer)))
   }
   return new Promise((resolve) => {
     const chunks: Buffer[] = []
