@@ -31,11 +31,6 @@ export interface MongoWork {
    * other calls insert at the same moment (see insert-batches.ts).
    */
   readonly insert: (document: PlantDocument) => Promise<InsertResult>
-  /**
-   * Why no server the driver knows can take a write now (see writable-server.ts), as its monitor
-   * last saw them; undefined when one can.
-   */
-  readonly notWritableState: () => string | undefined
 }
 
 /**
@@ -107,7 +102,6 @@ interface ClientInUse {
   readonly connected: () => Promise<void>
   /** Whether the driver knows a server it can send a write to now (a primary, a router, a standalone). */
   readonly writableServerKnown: () => boolean
-  readonly notWritableState: () => string | undefined
 }
 
 const inUse = (client: MongoClient, settings: MongoConnectionSettings): ClientInUse => {
@@ -139,7 +133,6 @@ const inUse = (client: MongoClient, settings: MongoConnectionSettings): ClientIn
     inFlight: new Set(),
     connected,
     writableServerKnown: () => notWritable === undefined,
-    notWritableState: () => notWritable,
   }
 }
 
@@ -191,7 +184,6 @@ const connectionOver = (first: MongoClient, settings: MongoConnectionSettings): 
         plants: on.plants,
         signal,
         insert: (document) => on.batches.insert(document, { signal, deadline }),
-        notWritableState: on.notWritableState,
       })
     })
     on.inFlight.add(call)

@@ -11,7 +11,7 @@ import {
 } from '../../core/index.js'
 import type { MongoConnection, MongoWork } from './connection.js'
 import { fromPlantDocument, toPlantDocument, type PlantDocument } from './plant-document.js'
-import { NotWritableServer } from './writable-server.js'
+import { checkWritable } from './writable-server.js'
 import { ReadConcern, ReadPreference } from './peers.js'
 
 /**
@@ -22,12 +22,7 @@ import { ReadConcern, ReadPreference } from './peers.js'
  */
 export const makeMongoPlantStore = (mongo: MongoConnection): PlantStore => ({
   insertUnlessExists: (plant, options) => mongo.attempt((on) => insertOrRead(on, plant), options?.withinMs),
-  checkReady: () =>
-    mongo.probe(async ({ db, signal, notWritableState }) => {
-      await db.command({ ping: 1 }, { readPreference: 'primary', signal })
-      const state = notWritableState()
-      if (state !== undefined) throw new NotWritableServer(state, db.client.options.directConnection)
-    }),
+  checkReady: () => mongo.probe(({ db, signal }) => checkWritable(db, signal)),
 })
 
 // The insert goes in a batch with those of other calls (insert-batches.ts); its outcome is its own.

@@ -1,9 +1,39 @@
-import type { ServerDescription } from 'mongodb'
+import type { Db, Document, ServerDescription } from 'mongodb'
+import { ReadPreference } from './peers.js'
 
 /**
- * Why none of the servers the driver knows can take a write, in words for an operator; undefined
- * when one can (a replica set's primary, a mongos, a standalone, a load balancer). A ping is
- * answered by any member, so readiness asks this too: ready means a write can go through.
+ * Readiness: asks the server a write would go to whether it can take one now (`hello`), and
+ * throws NotWritableServer naming its state when it cannot. The server's own answer, not the
+ * driver's monitor, decides: a monitor that polls hears of a step-down only at its next
+ * heartbeat (10 s by default), while the server knows at once, so a step-down shows at the first
+ * probe after it.
+ */
+export const checkWritable = async (db: Db, signal: AbortSignal): Promise<void> => {
+  const hello = await db.command({ hello: 1 }, { readPreference: ReadPreference.primary, signal })
+  const state = notWritableStateOf([{ address: typeof hello.me === 'string' ? hello.me : 'the server', type: serverTypeOf(hello) }])
+  if (state !== undefined) throw new NotWritableServer(state, db.client.options.directConnection)
+}
+
+/**
+ * A server's type from its `hello` reply, as the SDAM specification derives it: a router says
+ * `isdbgrid`; a replica set's member names its set, and is primary only while it says it is
+ * writable.
+ */
+export const serverTypeOf = (hello: Document): ServerDescription['type'] => {
+  if (hello.ok !== 1) return 'Unknown'
+  if (hello.isreplicaset === true) return 'RSGhost'
+  if (hello.msg === 'isdbgrid') return 'Mongos'
+  if (typeof hello.setName !== 'string') return 'Standalone'
+  if (hello.hidden === true) return 'RSOther'
+  if (hello.isWritablePrimary === true || hello.ismaster === true) return 'RSPrimary'
+  if (hello.secondary === true) return 'RSSecondary'
+  if (hello.arbiterOnly === true) return 'RSArbiter'
+  return 'RSOther'
+}
+
+/**
+ * Why none of these servers can take a write, in words for an operator; undefined when one can
+ * (a replica set's primary, a mongos, a standalone, a load balancer).
  */
 export const notWritableStateOf = (servers: Iterable<Pick<ServerDescription, 'address' | 'type'>>): string | undefined => {
   const states: string[] = []

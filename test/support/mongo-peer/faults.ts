@@ -147,24 +147,35 @@ export const withWriteConcernError = (
 interface Rule {
   readonly commands: ReadonlySet<string>
   readonly fault: Fault
+  readonly where: (command: Document) => boolean
   remaining: number
 }
+
+/**
+ * Whether a command was sent by an operation of the client's (which runs in a session, and so
+ * carries an `lsid`), not by the driver's own monitoring or connection handshakes: a fault for
+ * readiness's `hello` is shown to it alone, and the monitor goes on seeing the server as it is.
+ */
+export const sentByAnOperation = (command: Document): boolean => command.lsid !== undefined
 
 /** The faults waiting for commands, first told, first shown. */
 export const makeFaultPlan = () => {
   let rules: Rule[] = []
   return {
-    /** Shows `fault` on the next `times` commands named in `commands` (every one, by default). */
-    inject: (commands: string | ReadonlyArray<string>, fault: Fault, times = Infinity): void => {
-      rules.push({ commands: new Set(typeof commands === 'string' ? [commands] : commands), fault, remaining: times })
+    /**
+     * Shows `fault` on the next `times` commands named in `commands` (every one, by default) for
+     * which `where` holds (every one, by default).
+     */
+    inject: (commands: string | ReadonlyArray<string>, fault: Fault, times = Infinity, where: (command: Document) => boolean = () => true): void => {
+      rules.push({ commands: new Set(typeof commands === 'string' ? [commands] : commands), fault, where, remaining: times })
     },
     /** Forgets every fault: the peer behaves again. */
     clear: (): void => {
       rules = []
     },
     /** The fault for a command about to run, if one waits for it; counts it as shown. */
-    take: (commandName: string): Fault | undefined => {
-      const rule = rules.find((candidate) => candidate.remaining > 0 && candidate.commands.has(commandName))
+    take: (commandName: string, command: Document): Fault | undefined => {
+      const rule = rules.find((candidate) => candidate.remaining > 0 && candidate.commands.has(commandName) && candidate.where(command))
       if (rule === undefined) return undefined
       rule.remaining -= 1
       rules = rules.filter((candidate) => candidate.remaining > 0)

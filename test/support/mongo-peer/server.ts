@@ -208,7 +208,7 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
       options.onCommand?.(name, request.command)
       return stream(socket, request, context, closed)
     }
-    const fault = faults.take(name)
+    const fault = faults.take(name, request.command)
     if (fault?.kind === 'delayRequest') await sleep(fault.ms, undefined, { signal: stopping.signal })
     options.onCommand?.(name, request.command)
     if (fault?.kind === 'delayApply') await sleep(fault.ms, undefined, { signal: stopping.signal })

@@ -7,6 +7,7 @@ import type { PlantStore } from '../../../../core/index.js'
 import { expectLeftTag, expectRight } from '../../../support/either.js'
 import {
   notWritablePrimary,
+  sentByAnOperation,
   serverError,
   shutdownDuringWriteConcern,
   writeConcernTimedOut,
@@ -133,7 +134,7 @@ export const faultsUnder = (monitoring: PeerMonitoring) => describe(`MongoDB ada
       const store = open()
       expectRight(await store.checkReady()())
       // Readiness probes find no primary, call after call, almost long enough...
-      wire.peer.faults.inject('ping', notWritablePrimary())
+      wire.peer.faults.inject('hello', notWritablePrimary(), Infinity, sentByAnOperation)
       const streak = performance.now()
       while (performance.now() - streak < TEST_TIMEOUTS.replaceClientAfterMs - 300) {
         expectLeftTag(await store.checkReady()(), 'StorageUnavailable')
@@ -167,10 +168,10 @@ export const faultsUnder = (monitoring: PeerMonitoring) => describe(`MongoDB ada
       expect(stored()).to.have.length(1)
     })
 
-    it('answers StorageUnavailable within the deadline when a readiness ping hangs', async function () {
+    it('answers StorageUnavailable within the deadline when a readiness probe hangs', async function () {
       const store = open()
       expectRight(await store.checkReady()())
-      wire.peer.faults.inject('ping', { kind: 'delayReply', ms: 5000 })
+      wire.peer.faults.inject('hello', { kind: 'delayReply', ms: 5000 }, Infinity, sentByAnOperation)
       const { result, ms } = await timed(() => store.checkReady()())
       expectLeftTag(result, 'StorageUnavailable')
       expect(ms).to.be.below(BOUND_MS)

@@ -1,5 +1,6 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
+import { DEFAULT_READINESS_MAX_AGE_MS } from '../../../../adapters/http/index.js'
 import { loadConfig } from '../../../../apps/server/config.js'
 import { startService } from '../../../../apps/server/service.js'
 import type { PlantStore, StoreError } from '../../../../core/index.js'
@@ -63,6 +64,47 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`readiness means writab
     expect(E.isLeft(answer), 'ready with no primary').to.equal(true)
     wire.peer.stepUp()
     await eventuallyRight(() => store.checkReady()(), 5000)
+  })
+
+  // Readiness asks the server itself (hello), so the monitor's heartbeat, however slow, is not
+  // what a step-down waits for: a polling monitor at 5 s still takes the member for the primary.
+  it('a step-down is seen at the first probe after it, whatever the monitor\'s heartbeat', async function () {
+    const store = open(`${wire.peer.uri}&heartbeatFrequencyMS=5000`)
+    expectRight(await store.checkReady()())
+    wire.peer.stepDown()
+    const probes: Array<E.Either<StoreError, void>> = []
+    for (let probe = 0; probe < 10; probe += 1) probes.push(await store.checkReady()())
+    probes.forEach((answer, index) => {
+      if (E.isRight(answer)) expect.fail(`probe ${index + 1} after the step-down: ready`)
+      expect(String(answer.left._tag === 'StorageUnavailable' ? answer.left.cause : undefined), `probe ${index + 1}`).to.match(/is a secondary/)
+    })
+    const create = await store.insertUnlessExists(plant(1n, 'Monstera'))()
+    expect(E.isLeft(create) && create.left._tag, 'a create on the stepped-down member').to.equal('StorageUnavailable')
+    wire.peer.stepUp()
+    await eventuallyRight(() => store.checkReady()(), 8000)
+  })
+
+  it('/readyz answers 503 one readiness period after a step-down, whatever the monitor\'s heartbeat', async function () {
+    const config = expectRight(
+      loadConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        PLANT_STORE_TOKENS: TOKEN,
+        MONGODB_URI: `${wire.peer.uri}&heartbeatFrequencyMS=5000`,
+        MONGODB_DB: wire.dbName,
+        SHUTDOWN_DRAIN_MS: '0',
+      }),
+    )
+    const service = wire.closeAfter(expectRight(await startService(config, makeMemoryLogger())))
+    const until = Date.now() + 5000
+    while ((await fetch(`${service.url}/readyz`)).status !== 200 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50))
+    expect((await fetch(`${service.url}/readyz`)).status, 'ready before the step-down').to.equal(200)
+    wire.peer.stepDown()
+    // The answer of the last probe, taken before the step-down, serves for one period; then storage is asked again.
+    await new Promise((resolve) => setTimeout(resolve, DEFAULT_READINESS_MAX_AGE_MS + 50))
+    const statuses: number[] = []
+    for (let probe = 0; probe < 10; probe += 1) statuses.push((await fetch(`${service.url}/readyz`)).status)
+    expect(statuses).to.deep.equal(Array.from({ length: 10 }, () => 503))
   })
 
   it('the service warns at start that its storage is a secondary, and /readyz answers 503 naming it', async function () {

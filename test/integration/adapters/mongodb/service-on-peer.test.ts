@@ -6,7 +6,7 @@ import { startService, type RunningService } from '../../../../apps/server/servi
 import { expectRight } from '../../../support/either.js'
 import { makeMemoryLogger, postPlant, TOKEN } from '../../../support/http-app.js'
 import { parsePrometheusText, valueOf } from '../../../support/prometheus-text.js'
-import { serverError, TRANSIENT_SERVER_ERRORS } from '../../../support/mongo-peer/faults.js'
+import { sentByAnOperation, serverError, TRANSIENT_SERVER_ERRORS } from '../../../support/mongo-peer/faults.js'
 import { flap, OBSERVED_FLAPPING } from '../../../support/mongo-peer/flapping.js'
 import { startMongoPeer, type MongoPeer } from '../../../support/mongo-peer/server.js'
 import { expectErrorDocument, expectPlant } from '../../../support/responses.js'
@@ -109,10 +109,10 @@ describe('the service on MongoDB under faults (wire peer)', function () {
       expect(stored()).to.have.length(200 + YARDSTICK_CREATES)
     })
 
-    it('is not ready while a ping takes longer than a probe waits (1 s), though creates still succeed', async function () {
+    it('is not ready while readiness\'s hello takes longer than a probe waits (1 s), though creates still succeed', async function () {
       const { url } = await startOnPeer()
       expect((await readyz(url)).status).to.equal(200)
-      wire.peer.faults.inject('ping', { kind: 'delayReply', ms: 2500 })
+      wire.peer.faults.inject('hello', { kind: 'delayReply', ms: 2500 }, Infinity, sentByAnOperation)
       // The last answer serves /readyz for a second: storage is asked at most once a second.
       await new Promise((resolve) => setTimeout(resolve, DEFAULT_READINESS_MAX_AGE_MS))
       const { result: notReady, ms } = await timed(() => readyz(url))

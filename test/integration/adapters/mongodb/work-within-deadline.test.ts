@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { PEER_MONITORING_MODES, startMongoPeer, type MongoPeer } from '../../../support/mongo-peer/server.js'
+import { sentByAnOperation } from '../../../support/mongo-peer/faults.js'
 import { plant } from '../../../support/plants.js'
 import { freshDbName, openStore } from '../../../support/mongodb/support.js'
 
@@ -17,13 +18,14 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB work bounded b
   this.timeout(20_000)
   let peer: MongoPeer
   let insertsAt: number[]
-  let pings: number
+  let probes: number
   beforeEach(async function () {
     insertsAt = []
-    pings = 0
+    probes = 0
     peer = await startMongoPeer({
       monitoring,
-      onCommand: (name) => (name === 'insert' ? insertsAt.push(performance.now()) : name === 'ping' ? (pings += 1) : undefined),
+      onCommand: (name, command) =>
+        name === 'insert' ? insertsAt.push(performance.now()) : name === 'hello' && sentByAnOperation(command) ? (probes += 1) : undefined,
     })
   })
   afterEach(async function () {
@@ -62,7 +64,7 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB work bounded b
 
   it('sends no insert after the 503s of a batch that waited in the driver for the one connection', async function () {
     const deadlineMs = 500
-    let pinged = false
+    let probed = false
     const { store, close } = openStore(`${peer.uri}&maxPoolSize=1`, freshDbName('deadline'), {
       operationMs: deadlineMs,
       serverSelectionMs: deadlineMs,
@@ -72,12 +74,12 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB work bounded b
     })
     try {
       expect(E.isRight(await store.checkReady()()), 'ready before the fault').to.equal(true)
-      peer.faults.inject('ping', { kind: 'delayReply', ms: 2000 })
+      peer.faults.inject('hello', { kind: 'delayReply', ms: 2000 }, Infinity, sentByAnOperation)
       peer.faults.inject('insert', { kind: 'delayReply', ms: 2000 })
-      // The ping holds the pool's one connection until the probe gives up, after the creates' deadline.
-      const pingsBefore = pings
-      const probe = store.checkReady()().finally(() => (pinged = true))
-      while (pings === pingsBefore) await sleep(5)
+      // The probe's hello holds the pool's one connection until the probe gives up, after the creates' deadline.
+      const probesBefore = probes
+      const probe = store.checkReady()().finally(() => (probed = true))
+      while (probes === probesBefore) await sleep(5)
       const outcomes = await Promise.all(
         Array.from({ length: 5 }, async (_, index) => {
           const outcome = await store.insertUnlessExists(plant(BigInt(index + 1), `plant ${index + 1}`))()
@@ -86,7 +88,7 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`MongoDB work bounded b
       )
       for (const { outcome } of outcomes) expect(E.isLeft(outcome) && outcome.left._tag).to.equal('StorageUnavailable')
       const lastAnswer = Math.max(...outcomes.map(({ at }) => at))
-      expect(pinged, 'the connection still held when the creates were answered').to.equal(false)
+      expect(probed, 'the connection still held when the creates were answered').to.equal(false)
       await probe
       await sleep(1000)
       const late = insertsAt.filter((at) => at > lastAnswer + 50)
