@@ -16,7 +16,7 @@ export const helpText = (version: string, settings: Readonly<Record<string, Sett
   const width = Math.max(...names.map((name) => name.length))
   const lines = Object.entries(settings).map(
     ([name, { expected, fallback }]) =>
-      `  ${name.padEnd(width)}  ${fallback === undefined ? 'unset' : `default ${fallback === '' ? 'empty' : fallback}`}: ${expected}`,
+      `  ${name.padEnd(width)}  default ${fallback === undefined ? 'none' : fallback === '' ? 'empty' : fallback}: ${expected}`,
   )
   return [
     `plant-store ${version}: the Plant Store HTTP service`,

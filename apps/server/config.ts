@@ -31,6 +31,7 @@ import {
   PlantCount,
   Port,
   withDefault,
+  withStatedDefault,
   type SettingHelp,
 } from './env-codecs.js'
 import { JWT_SETTINGS, parseJwtConfig } from './jwt-config.js'
@@ -94,7 +95,7 @@ export const inMemoryLimitsFor = (maxPlants: number): InMemoryLimits => ({
 })
 
 const Environment = t.type({
-  NODE_ENV: NodeEnvironment,
+  NODE_ENV: withDefault(NodeEnvironment, 'development'),
   ALLOW_IN_MEMORY_STORAGE: withDefault(OnOff, false),
   ALLOW_GENERATED_TOKEN: withDefault(OnOff, false),
   PORT: withDefault(Port, 3000),
@@ -113,7 +114,7 @@ const Environment = t.type({
   MAX_CONNECTIONS: withDefault(ConnectionCount, DEFAULT_HTTP_SERVER_LIMITS.maxConnections),
   MAX_CONNECTIONS_PER_ADDRESS: withDefault(ConnectionCount, DEFAULT_HTTP_SERVER_LIMITS.maxConnectionsPerAddress),
   SHUTDOWN_DRAIN_MS: withDefault(DelayMilliseconds, 5_000),
-  SHUTDOWN_GRACE_MS: Milliseconds,
+  SHUTDOWN_GRACE_MS: withStatedDefault(Milliseconds, `${DEFAULT_GRACE_MS} (MONGODB_TIMEOUT_MS with MONGODB_URI, when longer)`),
   IN_MEMORY_MAX_PLANTS: withDefault(PlantCount, DEFAULT_IN_MEMORY_LIMITS.maxPlants),
   LOG_LEVEL: withDefault(LogLevel, 'info'),
   METRICS_PORT: Port,

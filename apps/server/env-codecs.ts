@@ -110,6 +110,13 @@ export const withDefault = <A>(codec: Setting<A | undefined>, fallback: A): Sett
     codec.encode(fallback),
   )
 
+/**
+ * A setting whose default the configuration works out from other settings: it decodes as `codec`
+ * does (`undefined` when unset), and `--help` states the default in words, `fallback`.
+ */
+export const withStatedDefault = <A>(codec: Setting<A | undefined>, fallback: string): Setting<A | undefined> =>
+  new Setting<A | undefined>(codec.name, codec.is, codec.validate, codec.encode, codec.expected, fallback)
+
 const parsePort = (text: string): number | undefined => {
   const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN
   return port <= 65535 ? port : undefined
@@ -257,14 +264,33 @@ export const LogLevel = setting(
   (u): u is LogLevel => LOG_LEVELS.some((level) => level === u),
 )
 
-const anyText = (text: string): string => text
+const NODE_ENVIRONMENTS = ['production', 'development', 'test'] as const
+export type NodeEnvironment = (typeof NODE_ENVIRONMENTS)[number]
+const NODE_ENVIRONMENTS_EXPECTED = 'production, development or test'
 
-/** The kind of environment the process runs in: `production` refuses what only suits a trial. */
-export const NodeEnvironment = setting(
+// A name meant for one of them: the same in another case (`Production`), or one's beginning or
+// one with something after it (`prod`, `production-eu`).
+const meantEnvironment = (text: string): NodeEnvironment | undefined => {
+  const lower = text.toLowerCase()
+  return NODE_ENVIRONMENTS.find((name) => name === lower || (lower.length >= 3 && (name.startsWith(lower) || lower.startsWith(name))))
+}
+
+/**
+ * The kind of environment the process runs in: `production` refuses what only suits a trial. Only
+ * the three names are read, exactly as written: any other (`Production`, `prod`) would run as
+ * development where production was meant, so it is refused, with the name it probably stands for.
+ */
+export const NodeEnvironment = explainedSetting(
   'NodeEnvironment',
-  'production, or any other environment name (development, test, ...)',
-  anyText,
-  textFrom(anyText),
+  NODE_ENVIRONMENTS_EXPECTED,
+  (text): E.Either<string, NodeEnvironment> => {
+    const known = NODE_ENVIRONMENTS.find((name) => name === text)
+    if (known !== undefined) return E.right(known)
+    const meant = meantEnvironment(text)
+    return E.left(`${NODE_ENVIRONMENTS_EXPECTED}, exactly as written${meant === undefined ? '' : ` (${meant}, probably)`}`)
+  },
+  (u): u is NodeEnvironment => NODE_ENVIRONMENTS.some((name) => name === u),
+  String,
 )
 
 /** A switch: `on` or `off`. */

@@ -41,7 +41,9 @@ describe('the service’s command line', function () {
       ['BASE_PATH', 'default empty: a path prefix'],
       ['LOG_LEVEL', 'default info: one of fatal'],
       ['ALLOW_IN_MEMORY_STORAGE', 'default off: on or off'],
-      ['MONGODB_URI', 'unset: a MongoDB connection string'],
+      ['MONGODB_URI', 'default none: a MongoDB connection string'],
+      ['NODE_ENV', 'default development: production, development or test'],
+      ['SHUTDOWN_GRACE_MS', 'default 10000 (MONGODB_TIMEOUT_MS with MONGODB_URI, when longer)'],
       ['JWT_CLOCK_TOLERANCE', 'default 30: whole seconds'],
     ] as const) {
       expect(help, name).to.match(new RegExp(`\\n {2}${name} +${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`))

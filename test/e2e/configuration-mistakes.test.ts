@@ -90,4 +90,15 @@ describe('the service at start, given settings with mistakes', function () {
       expect(service.stderr()).to.match(/^plant-store: invalid configuration\n {2}\.env: not a regular file \(a (FIFO|character device)\)/)
     })
   }
+
+  it('stops at once on a NODE_ENV of another case or a shortened one, naming it and the one it probably means', async function () {
+    for (const NODE_ENV of ['Production', 'PRODUCTION', 'prod']) {
+      const service = startService({ PLANT_STORE_TOKENS: TOKEN, NODE_ENV })
+      const exited = await Promise.race([service.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 10_000))])
+      expect(exited, `${NODE_ENV}: ${service.stderr()}`).to.equal(1)
+      expect(service.stderr(), NODE_ENV).to.equal(
+        'plant-store: invalid configuration\n  NODE_ENV: expected production, development or test, exactly as written (production, probably)\n',
+      )
+    }
+  })
 })

@@ -1,4 +1,5 @@
 import { expect } from 'chai'
+import * as fc from 'fast-check'
 import * as E from 'fp-ts/lib/Either.js'
 import { loadConfig } from '../../../../apps/server/config.js'
 import { expectRight } from '../../../support/either.js'
@@ -57,5 +58,33 @@ describe('the configuration under NODE_ENV=production', function () {
     for (const NODE_ENV of ['development', 'test', '']) {
       expect(expectRight(loadConfig({ NODE_ENV })), NODE_ENV).to.deep.equal(expectRight(loadConfig({})))
     }
+  })
+
+  // The rule: NODE_ENV is production, development or test, exactly as written, or unset; any
+  // other name is refused by name, with the one it probably stands for when there is one, since
+  // read as development it would start a production service on in-memory storage.
+  it('refuses any other NODE_ENV, naming the variable, and the name it probably stands for', function () {
+    const EXPECTED = 'NODE_ENV: expected production, development or test, exactly as written'
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 1 }).filter((text) => !['production', 'development', 'test'].includes(text)),
+        (text) => {
+          const [message, ...others] = refusal({ NODE_ENV: text, PLANT_STORE_TOKENS: TOKEN })
+          expect(others).to.deep.equal([])
+          expect(message?.startsWith(EXPECTED), message).to.equal(true)
+        },
+      ),
+    )
+    for (const [written, meant] of [
+      ['Production', 'production'],
+      ['PRODUCTION', 'production'],
+      ['prod', 'production'],
+      ['production-eu', 'production'],
+      ['Dev', 'development'],
+      ['TEST', 'test'],
+    ] as const) {
+      expect(refusal({ NODE_ENV: written }), written).to.deep.equal([`${EXPECTED} (${meant}, probably)`])
+    }
+    expect(refusal({ NODE_ENV: 'staging' })).to.deep.equal([EXPECTED])
   })
 })
