@@ -1,10 +1,10 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import { BearerToken, newPlant, unauthenticated, type NewPlant, type NewPlantFields, type Plant } from '../../core/index.js'
+import { BearerToken, newPlant, unauthenticated, type Clock, type NewPlant, type NewPlantFields, type Plant } from '../../core/index.js'
 import { transportFailure, unexpectedResponse, type PlantStoreClientError } from './client-errors.js'
 import { readAnswer, type Answer } from './read-answer.js'
-import { CREATE_PLANT, MAX_TIMER_MS, readBoundedBody, wholeNumberOption } from '../../wire/index.js'
+import { CREATE_PLANT, MAX_TIMER_MS, readBoundedBody, systemClock, wholeNumberOption } from '../../wire/index.js'
 
 /**
  * The most an answer's body may hold: the service's answers are a few hundred bytes (a Plant, an
@@ -22,8 +22,16 @@ export interface PlantStoreClientOptions {
   readonly token: string
   /** The `fetch` to send requests with; the platform's by default. */
   readonly fetch?: typeof globalThis.fetch
-  /** How long a request may take before it is a `TransportFailure` with reason `Timeout`; 10 s by default. */
+  /**
+   * How long a request may take, its answer's body included, before it is a `TransportFailure`
+   * with reason `Timeout`; 10 s by default.
+   */
   readonly timeoutMs?: number
+  /**
+   * Where `timeoutMs` is timed and a `Retry-After` date is read against; `systemClock` when
+   * absent. A test passes a virtual clock (with its own `fetch`) to reach a time-out without waiting.
+   */
+  readonly clock?: Clock
 }
 
 export interface PlantStoreClient {
@@ -60,32 +68,44 @@ export const createPlantStoreClient = (options: PlantStoreClientOptions): PlantS
   const send = options.fetch ?? globalThis.fetch
   const timeoutMs = wholeNumberOption('createPlantStoreClient', 'timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 1, MAX_TIMER_MS)
   const token = BearerToken.decode(options.token)
+  const clock = options.clock ?? systemClock
 
   const post = (plant: NewPlant, credential: BearerToken): TE.TaskEither<PlantStoreClientError, Plant> =>
     pipe(
       TE.tryCatch(
         // The timeout's signal covers the body too: fetch fails a read of it once the signal fires.
+        // It is cancelled once the answer is read, so no timer outlives its call.
         async (): Promise<E.Either<PlantStoreClientError, Answer>> => {
-          const response = await send(operationUrl, {
-            method: CREATE_PLANT.method,
-            headers: {
-              Authorization: `Bearer ${credential}`,
-              'Content-Type': CREATE_PLANT.request.mediaType,
-              Accept: 'application/json',
-            },
-            body: CREATE_PLANT.request.write(plant),
-            redirect: 'manual',
-            signal: AbortSignal.timeout(timeoutMs),
-          })
-          const body = await readBoundedBody(response, MAX_ANSWER_BYTES)
-          return E.isLeft(body)
-            ? E.left(unexpectedResponse(response.status, `the body is larger than the ${body.left} bytes any answer of this API holds`))
-            : E.right({ status: response.status, headers: response.headers, text: utf8.decode(body.right) })
+          const timeout = new AbortController()
+          const cancelTimeout = clock.setTimer(timeoutMs, () => timeout.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')))
+          try {
+            return await exchange(plant, credential, timeout.signal)
+          } finally {
+            cancelTimeout()
+          }
         },
         (cause): PlantStoreClientError => transportFailure(isTimeout(cause) ? 'Timeout' : 'Unreachable', cause),
       ),
-      TE.flatMapEither(E.flatMap((answer) => readAnswer(answer, plant.id, Date.now()))),
+      TE.flatMapEither(E.flatMap((answer) => readAnswer(answer, plant.id, clock.epochMs()))),
     )
+
+  const exchange = async (plant: NewPlant, credential: BearerToken, signal: AbortSignal): Promise<E.Either<PlantStoreClientError, Answer>> => {
+    const response = await send(operationUrl, {
+      method: CREATE_PLANT.method,
+      headers: {
+        Authorization: `Bearer ${credential}`,
+        'Content-Type': CREATE_PLANT.request.mediaType,
+        Accept: 'application/json',
+      },
+      body: CREATE_PLANT.request.write(plant),
+      redirect: 'manual',
+      signal,
+    })
+    const body = await readBoundedBody(response, MAX_ANSWER_BYTES)
+    return E.isLeft(body)
+      ? E.left(unexpectedResponse(response.status, `the body is larger than the ${body.left} bytes any answer of this API holds`))
+      : E.right({ status: response.status, headers: response.headers, text: utf8.decode(body.right) })
+  }
 
   const createPlant = (fields: NewPlantFields): TE.TaskEither<PlantStoreClientError, Plant> =>
     pipe(

@@ -3,10 +3,10 @@ import { KoaApplication } from './peers/peers.js'
 import { JSON_CONTENT_TYPE } from './context/answer.js'
 import type { AnswerRequest, Route, RouteRequest } from './context/route.js'
 import { readRequestHead } from './context/request-head.js'
-import type { Authenticator, PlantStore } from '../../core/index.js'
+import type { Authenticator, Clock, PlantStore } from '../../core/index.js'
 import { docsAssets } from './routes/docs-page.js'
 import { createPlantRoute } from './routes/create-plant.js'
-import { CREATE_PLANT, MAX_TIMER_MS, wholeNumberOption } from '../../wire/index.js'
+import { CREATE_PLANT, MAX_TIMER_MS, systemClock, wholeNumberOption } from '../../wire/index.js'
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from '../../wire/exact-json/index.js'
 import { makeJsonBodyReader } from './body/json-body.js'
 import { makeDecodeQueue } from './body/decode-queue.js'
@@ -68,6 +68,12 @@ export interface HttpAppDeps {
   readonly docsPage?: boolean
   /** Browser pages of which other origins may call the API (CORS); none, when absent. */
   readonly crossOrigin?: CrossOriginPolicy
+  /**
+   * Where every deadline, cache age and duration of the app is read and timed (`answerWithinMs`,
+   * the body's deadline, `readinessMaxAgeMs`, each request's `ms`); `systemClock` when absent. A
+   * test passes a virtual clock to drive them without waiting.
+   */
+  readonly clock?: Clock
 }
 
 /**
@@ -93,6 +99,7 @@ export const createHttpApp = ({
   crossOrigin: crossOriginPolicy,
   readinessMaxAgeMs = DEFAULT_READINESS_MAX_AGE_MS,
   docsPage = true,
+  clock = systemClock,
 }: HttpAppDeps): Koa => {
   if (!isLiteralBasePath(basePath)) {
     throw new TypeError(`createHttpApp: basePath must be '' or like '/api/v1' (unreserved characters only)`)
@@ -110,17 +117,17 @@ export const createHttpApp = ({
   const operation: PathRoute = {
     path: plants,
     methods: [CREATE_PLANT.method],
-    route: createPlantRoute({ plantStore, authenticator, route: plants, ...(answerWithinMs === undefined ? {} : { answerWithinMs }) }),
+    route: createPlantRoute({ plantStore, authenticator, route: plants, clock, ...(answerWithinMs === undefined ? {} : { answerWithinMs }) }),
   }
   const routes = dispatch([
     operation,
     { path: '/openapi.json', methods: GET_AND_HEAD, route: document },
     { path: '/healthz', methods: GET_AND_HEAD, route: healthz('/healthz') },
-    { path: '/readyz', methods: GET_AND_HEAD, route: readyz('/readyz', plantStore, draining, readinessMaxAgeMs) },
+    { path: '/readyz', methods: GET_AND_HEAD, route: readyz('/readyz', plantStore, draining, readinessMaxAgeMs, clock) },
     ...(docsPage ? docsAssets() : []).map(({ path, route }) => ({ path, methods: GET_AND_HEAD, route })),
   ])
   const isOperation = exactly(operation)
-  const admitted = admitThenRoute(isOperation, operation.route, routes, makeJsonBodyReader(bodyLimitBytes, jsonLimits, makeDecodeQueue()))
+  const admitted = admitThenRoute(isOperation, operation.route, routes, makeJsonBodyReader(bodyLimitBytes, jsonLimits, makeDecodeQueue(), clock))
   const app = new KoaApplication()
   app.use(
     requestBoundary({
@@ -130,6 +137,7 @@ export const createHttpApp = ({
       draining,
       answer: crossOriginPolicy === undefined ? admitted : crossOrigin(crossOriginPolicy, ['GET', 'HEAD', CREATE_PLANT.method], new Set([plants]), admitted),
       routeOf: (ctx) => (isOperation(ctx) ? plants : routes.routeOf(ctx)),
+      clock,
     }),
   )
   return app

@@ -2,14 +2,14 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { JWTVerifyGetKey, JWTVerifyOptions, JWTVerifyResult, KeyInput } from 'jose'
-import type { AuthError, Authenticator, BearerToken } from '../../core/index.js'
+import type { AuthError, Authenticator, BearerToken, Clock } from '../../core/index.js'
 import { toAuthError } from './auth-errors.js'
 import { identityFromClaims, requireScope } from './identity-claims.js'
 import { ignoreKeySetFetches, type KeySetObserver } from './key-set-observer.js'
 import { screenClaims } from './claims-screen.js'
 import type { JwtAuthenticatorOptions } from './options.js'
 import { makeRemoteKeySet } from './remote-key-set.js'
-import { wholeNumberOption } from '../../wire/index.js'
+import { systemClock, wholeNumberOption } from '../../wire/index.js'
 import { jwtVerify } from './peers.js'
 
 /**
@@ -26,7 +26,8 @@ export const makeJwtAuthenticator = (
 ): Authenticator => {
   // A tolerance of NaN reads as none to jose; a string or a negative one is a mistake to name.
   wholeNumberOption('makeJwtAuthenticator', 'clockToleranceSeconds', options.clockToleranceSeconds, 0)
-  const keys = verificationKeys(options, keySetObserver)
+  const clock = options.clock ?? systemClock
+  const keys = verificationKeys(options, keySetObserver, clock)
   const keysFromProvider = options.keys._tag === 'Jwks'
   const checks: JWTVerifyOptions = {
     algorithms: [...options.keys.algorithms],
@@ -40,17 +41,21 @@ export const makeJwtAuthenticator = (
       pipe(
         // toAuthError throws a defect again: the task then rejects instead of answering a Left.
         (): Promise<E.Either<AuthError, JWTVerifyResult>> =>
-          jwtVerify(token, keys, checks).then(E.right, (failure: unknown) => E.left(toAuthError(failure, keysFromProvider))),
+          jwtVerify(token, keys, { ...checks, currentDate: new Date(clock.epochMs()) }).then(E.right, (failure: unknown) => E.left(toAuthError(failure, keysFromProvider))),
         TE.flatMapEither(({ payload }) => identityFromClaims(payload)),
         TE.flatMapEither(requireScope(options.requiredScope)),
       ),
   }
 }
 
-const verificationKeys = ({ keys: source, issuer, audience, clockToleranceSeconds }: JwtAuthenticatorOptions, keySetObserver: KeySetObserver): KeyInput | JWTVerifyGetKey => {
+const verificationKeys = (
+  { keys: source, issuer, audience, clockToleranceSeconds }: JwtAuthenticatorOptions,
+  keySetObserver: KeySetObserver,
+  clock: Clock,
+): KeyInput | JWTVerifyGetKey => {
   switch (source._tag) {
     case 'Jwks':
-      return makeRemoteKeySet(source, keySetObserver, screenClaims({ issuer, audience, clockToleranceSeconds }))
+      return makeRemoteKeySet(source, keySetObserver, screenClaims({ issuer, audience, clockToleranceSeconds }, clock), clock)
     case 'PublicKey':
       return source.key
     case 'Secret':

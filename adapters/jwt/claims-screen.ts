@@ -1,4 +1,5 @@
 import type { FlattenedJWSInput, JWTPayload } from 'jose'
+import type { Clock } from '../../core/index.js'
 import { base64url, errors } from './peers.js'
 
 /** What a token must claim to be worth looking its key up: the checks that cost no key. */
@@ -12,17 +13,18 @@ export interface ClaimsScreen {
  * Throws the JOSE error jwtVerify would throw for a token whose unverified claims cannot pass:
  * another issuer or audience, no `exp`, or expired. Run before the key lookup, it keeps a token
  * no one could have issued for this service from making the service fetch the key set; the
- * signature and every claim are still checked in full afterwards.
+ * signature and every claim are still checked in full afterwards. Expired: `exp` is at or before
+ * the clock's time (`epochMs`) less the tolerance, as jwtVerify judges it.
  */
 export const screenClaims =
-  ({ issuer, audience, clockToleranceSeconds }: ClaimsScreen) =>
+  ({ issuer, audience, clockToleranceSeconds }: ClaimsScreen, { epochMs }: Pick<Clock, 'epochMs'>) =>
   (token: FlattenedJWSInput): void => {
     const payload = payloadOf(token)
     const audiences = typeof payload.aud === 'string' ? [payload.aud] : Array.isArray(payload.aud) ? payload.aud : []
     if (payload.iss !== issuer) throw new errors.JWTClaimValidationFailed('unexpected "iss" claim value', payload, 'iss', 'check_failed')
     if (!audiences.includes(audience)) throw new errors.JWTClaimValidationFailed('unexpected "aud" claim value', payload, 'aud', 'check_failed')
     if (typeof payload.exp !== 'number') throw new errors.JWTClaimValidationFailed('missing required "exp" claim', payload, 'exp', 'missing')
-    if (payload.exp <= Date.now() / 1000 - clockToleranceSeconds) throw new errors.JWTExpired('"exp" claim timestamp check failed', payload, 'exp', 'check_failed')
+    if (payload.exp <= epochMs() / 1000 - clockToleranceSeconds) throw new errors.JWTExpired('"exp" claim timestamp check failed', payload, 'exp', 'check_failed')
   }
 
 const payloadOf = ({ payload }: FlattenedJWSInput): JWTPayload => {

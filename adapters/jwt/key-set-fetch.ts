@@ -2,6 +2,7 @@ import type { FetchImplementation, JSONWebKeySet } from 'jose'
 import * as E from 'fp-ts/lib/Either.js'
 import { readBoundedBody } from '../../wire/index.js'
 import type { KeySetObserver } from './key-set-observer.js'
+import type { Clock } from '../../core/index.js'
 
 /** When the provider may be asked, and how much of its answer is read. */
 export interface KeySetFetchLimits {
@@ -19,28 +20,52 @@ export interface KeySetFetchResults {
   readonly failed: (error: unknown) => void
 }
 
+/** When the provider may be asked: the cool-down after a failure, and the fetches a minute. */
+export interface FetchAdmission {
+  /** Why a fetch may not start now, or `undefined` when it may; a fetch admitted is counted as started. */
+  readonly refusal: () => Error | undefined
+  /** The fetch just admitted failed: the cool-down starts now. */
+  readonly failed: (error: unknown) => void
+}
+
+/**
+ * The rule of when the provider may be asked: a fetch may start unless one failed less than
+ * `backoffMs` ago, or `maxPerMinute` started in the last 60 s. Times are the clock's `now()`.
+ */
+export const fetchAdmission = ({ backoffMs, maxPerMinute }: Pick<KeySetFetchLimits, 'backoffMs' | 'maxPerMinute'>, clock: Clock): FetchAdmission => {
+  let lastFailure: { readonly at: number; readonly error: unknown } | undefined
+  const started: number[] = []
+  return {
+    refusal: () => {
+      const now = clock.now()
+      if (lastFailure !== undefined && now - lastFailure.at < backoffMs) {
+        return new Error(`the key set failed less than ${backoffMs} ms ago; not asking again yet`, { cause: lastFailure.error })
+      }
+      while (started.length > 0 && now - (started[0] ?? now) >= 60_000) started.shift()
+      if (started.length >= maxPerMinute) return new Error(`the key set was fetched ${maxPerMinute} times in the last minute; not asking again yet`)
+      started.push(now)
+      return undefined
+    },
+    failed: (error) => {
+      lastFailure = { at: clock.now(), error }
+    },
+  }
+}
+
 // jose's cool-down counts from the last successful fetch only, and a 200 whose body is not a
 // key set is no success to it either: without this, every token naming an unknown `kid` would
 // trigger a fetch while the provider fails or answers nonsense. A failure is an error, a status
 // other than 200, or a body that is too large, holds too many keys or is not a JSON Web Key Set;
 // after one, the provider is not asked again for `backoffMs`. Whatever happens, at most
-// `maxPerMinute` fetches start in any 60 s. A fetch refused by these rules is not made, and is
-// neither reported nor a failure: what the provider last answered still stands.
-export const guardedFetch = (limits: KeySetFetchLimits, observer: KeySetObserver, results: KeySetFetchResults): FetchImplementation => {
-  let lastFailure: { readonly at: number; readonly error: unknown } | undefined
-  const started: number[] = []
+// `maxPerMinute` fetches start in any 60 s (`fetchAdmission`). A fetch refused by these rules is
+// not made, and is neither reported nor a failure: what the provider last answered still stands.
+export const guardedFetch = (limits: KeySetFetchLimits, observer: KeySetObserver, results: KeySetFetchResults, clock: Clock): FetchImplementation => {
+  const admission = fetchAdmission(limits, clock)
   return async (url, init) => {
-    const now = Date.now()
-    if (lastFailure !== undefined && now - lastFailure.at < limits.backoffMs) {
-      throw new Error(`the key set failed less than ${limits.backoffMs} ms ago; not asking again yet`, { cause: lastFailure.error })
-    }
-    while (started.length > 0 && now - (started[0] ?? now) >= 60_000) started.shift()
-    if (started.length >= limits.maxPerMinute) {
-      throw new Error(`the key set was fetched ${limits.maxPerMinute} times in the last minute; not asking again yet`)
-    }
-    started.push(now)
-    const fetchStarted = performance.now()
-    const seconds = () => (performance.now() - fetchStarted) / 1000
+    const refusal = admission.refusal()
+    if (refusal !== undefined) throw refusal
+    const fetchStarted = clock.now()
+    const seconds = () => (clock.now() - fetchStarted) / 1000
     let read: { readonly answered: Response; readonly body: string }
     try {
       const answered = await fetch(url, init)
@@ -48,7 +73,7 @@ export const guardedFetch = (limits: KeySetFetchLimits, observer: KeySetObserver
       results.fetched(keySetIn(body, limits.maxKeys))
       read = { answered, body }
     } catch (error) {
-      lastFailure = { at: Date.now(), error }
+      admission.failed(error)
       results.failed(error)
       observer.keySetFetched('failed', seconds())
       throw error

@@ -2,6 +2,7 @@ import type { KeyObject } from 'node:crypto'
 import type { ReadonlyNonEmptyArray } from 'fp-ts/lib/ReadonlyNonEmptyArray.js'
 import type { AsymmetricAlgorithm, HmacAlgorithm } from './algorithms.js'
 import type { ScopeToken } from './scope-token.js'
+import type { Clock } from '../../core/index.js'
 import { MAX_TIMER_MS, wholeNumberOption } from '../../wire/index.js'
 
 /**
@@ -113,4 +114,10 @@ export interface JwtAuthenticatorOptions {
   readonly requiredScope?: ScopeToken
   /** Seconds of clock skew forgiven when checking `exp` and `nbf`: a whole number, 0 or more. */
   readonly clockToleranceSeconds: number
+  /**
+   * Where `exp` and `nbf` are checked against (its `epochMs`), and the key set's cool-down, fetch
+   * rate and refresh are timed; `systemClock` when absent. A test passes a virtual clock to move
+   * time past a token's expiry or a cool-down without waiting.
+   */
+  readonly clock?: Clock
 }

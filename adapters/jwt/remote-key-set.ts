@@ -1,4 +1,6 @@
 import type { FlattenedJWSInput, JWTVerifyGetKey } from 'jose'
+import { repeatEvery, type Clock } from '../../core/index.js'
+import { systemClock } from '../../wire/index.js'
 import { guardedFetch } from './key-set-fetch.js'
 import { keyIdExcerpt, keyIdOf } from './key-id.js'
 import { ignoreKeySetFetches, type KeySetObserver } from './key-set-observer.js'
@@ -44,13 +46,15 @@ export class UnknownSigningKey extends Error {
  * been fetched again, or while the cool-down after the last fetch forbids it: at most one
  * refetch per cool-down, however many such tokens arrive. Only while the provider cannot be
  * reached (its last fetch failed) is such a token `KeySetUnavailable`: the key may be one it
- * rotated in. The set is also fetched again every `refreshIntervalMs`, on a timer that does not
- * keep the process alive, so a rotated-in key is known before tokens name it.
+ * rotated in. The set is also fetched again every `refreshIntervalMs` (`repeatEvery`), on a
+ * timer that does not keep the process alive, so a rotated-in key is known before tokens name it.
+ * Every time is read and timed on `clock`.
  */
 export const makeRemoteKeySet = (
   source: JwksKeySource,
   observer: KeySetObserver = ignoreKeySetFetches,
   screen: (token: FlattenedJWSInput) => void = () => undefined,
+  clock: Clock = systemClock,
 ): JWTVerifyGetKey => {
   const { cooldownMs, timeoutMs, cacheMaxAgeMs, maxFetchesPerMinute, maxKeySetBytes, maxKeys, refreshIntervalMs } = jwksOptionsOf(source)
   // The keys last fetched, made a local set once per fetch; and why the last fetch failed, if it did.
@@ -73,6 +77,7 @@ export const makeRemoteKeySet = (
         unreachable = { error }
       },
     },
+    clock,
   )
   const remote = createRemoteJWKSet(source.url, {
     cooldownDuration: cooldownMs,
@@ -81,7 +86,7 @@ export const makeRemoteKeySet = (
     [customFetch]: fetchKeySet,
   })
   // A failed refresh changes nothing: the keys held keep serving, and the next token or tick asks again.
-  setInterval(() => void remote.reload().catch(() => undefined), refreshIntervalMs).unref()
+  repeatEvery(clock, refreshIntervalMs, () => void remote.reload().catch(() => undefined))
   const noKeyFor = (kid: string | undefined, fetchFailure: unknown): Error =>
     unreachable === undefined ? new UnknownSigningKey(kid) : new KeySetUnavailable(fetchFailure ?? unreachable.error)
   return async (header, token) => {
@@ -108,3 +113,4 @@ export const makeRemoteKeySet = (
 // came from fetching or reading the key set.
 const isAboutTheToken = (error: unknown): boolean =>
   error instanceof errors.JWKSMultipleMatchingKeys || error instanceof errors.JOSENotSupported
+

@@ -1,15 +1,21 @@
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { Counter } from 'prom-client'
-import { isSamePlant, type InsertOptions, type InsertOutcome, type NewPlant, type PlantStore, type StoreError } from '../../core/index.js'
+import { isSamePlant, type Clock, type InsertOptions, type InsertOutcome, type NewPlant, type PlantStore, type StoreError } from '../../core/index.js'
 import type { PlantStoreMetrics } from './metrics.js'
 import { timed } from './timed.js'
+import { systemClock } from '../../wire/index.js'
 
 /**
  * The same store, counting what it does: each call's latency and outcome (ok, unavailable,
  * misconfigured: storage refuses the service's configuration, full, or a defect: a rejected task), and each insert's meaning for the client: a plant created, replayed
- * or refused as a conflict. Answers and rejections pass through unchanged.
+ * or refused as a conflict. Answers and rejections pass through unchanged. Latency is timed on
+ * `clock` (`systemClock` when absent).
  */
-export const instrumentPlantStore = (store: PlantStore, { storageCalls, plants }: PlantStoreMetrics): PlantStore => {
+export const instrumentPlantStore = (
+  store: PlantStore,
+  { storageCalls, plants }: PlantStoreMetrics,
+  { clock = systemClock }: { readonly clock?: Clock } = {},
+): PlantStore => {
   const [created, replayed, conflict] = ['created', 'replayed', 'conflict'].map((outcome) => {
     const counter = plants.labels(outcome)
     counter.inc(0) // every outcome is a series from the start, so rate() sees its first increase
@@ -26,8 +32,8 @@ export const instrumentPlantStore = (store: PlantStore, { storageCalls, plants }
         if (found._tag === 'Inserted') created.inc()
         else if (isSamePlant(plant, found.stored)) replayed.inc()
         else conflict.inc()
-      }),
-    checkReady: () => timed(store.checkReady(), readyCall),
+      }, clock),
+    checkReady: () => timed(store.checkReady(), readyCall, clock),
   }
 }
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Registry } from 'prom-client'
-import { errorAnswer } from '../../wire/index.js'
+import type { Clock } from '../../core/index.js'
+import { errorAnswer, systemClock } from '../../wire/index.js'
 
 // Rendering the registry collects and formats every default process metric afresh, many times
 // the work of any other answer, while Prometheus scrapes every 15 s or so: one text serves every
@@ -12,12 +13,12 @@ const RENDERED_MAX_AGE_MS = 1_000
  * registry in Prometheus's text format; anything else is 404, and a registry that cannot be read
  * 500, each as the API's Error document `{"error": status, "message": ...}`. The text is rendered
  * at most once a second, and scrapes that come while it renders share it: a scrape's values are
- * at most a second old.
+ * at most a second old (a second on `clock`, `systemClock` when absent).
  */
-export const metricsRequestHandler = (registry: Registry) => {
+export const metricsRequestHandler = (registry: Registry, { clock = systemClock }: { readonly clock?: Clock } = {}) => {
   let rendered: { readonly text: Promise<string>; readonly at: number } | undefined
   const render = (): Promise<string> => {
-    const now = performance.now()
+    const now = clock.now()
     if (rendered === undefined || now - rendered.at >= RENDERED_MAX_AGE_MS) {
       const text = registry.metrics()
       rendered = { text, at: now }

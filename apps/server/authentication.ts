@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import * as RA from 'fp-ts/lib/ReadonlyArray.js'
 import { makeJwtAuthenticator, type KeySetObserver } from '../../adapters/jwt/index.js'
 import { makeStaticTokenAuthenticator } from '../../adapters/static-tokens/index.js'
-import { firstAccepting, type Authenticator, type Logger } from '../../core/index.js'
+import { firstAccepting, type Authenticator, type Clock, type Logger } from '../../core/index.js'
 import type { ServiceConfig } from './config.js'
 
 /**
@@ -10,11 +10,11 @@ import type { ServiceConfig } from './config.js'
  * either). With neither configured the service never runs open: it makes a random development
  * token and prints it once, on stderr, for the person who started it.
  */
-export const openAuthenticator = (config: ServiceConfig, log: Logger, keySetObserver?: KeySetObserver): Authenticator => {
+export const openAuthenticator = (config: ServiceConfig, log: Logger, keySetObserver: KeySetObserver | undefined, clock: Clock): Authenticator => {
   // Static tokens first: a cheap exact comparison, and a static token never reaches the JWKS.
   const configured = [
     ...(config.tokens === undefined ? [] : [makeStaticTokenAuthenticator(config.tokens)]),
-    ...(config.jwt === undefined ? [] : [makeJwtAuthenticator(config.jwt, keySetObserver)]),
+    ...(config.jwt === undefined ? [] : [makeJwtAuthenticator({ ...config.jwt, clock }, keySetObserver)]),
   ]
   if (RA.isNonEmpty(configured)) return firstAccepting(configured)
   const token = randomBytes(32).toString('base64url')

@@ -1,5 +1,6 @@
 import { pino, type DestinationStream, type Logger as Pino } from 'pino'
-import type { Logger } from '../../core/index.js'
+import type { Cancel, Clock, Logger } from '../../core/index.js'
+import { systemClock } from '../../wire/index.js'
 import type { LogLevel } from './env-codecs.js'
 import { makeIsoTime } from './iso-time.js'
 
@@ -57,15 +58,16 @@ const LOG_WRITE_BYTES = 2 * LOG_BATCH_BYTES
  * As the process exits, what waits is written for at most `EXIT_FLUSH_MS`, and given up at the
  * first error that is not EAGAIN (sonic-boom 5's `flushSync` throws it; 4 retries it for ever,
  * hence the override in package.json). That flush runs synchronously in the exit handler, where no
- * timer and no second signal can interrupt it: only its own bound ends it.
+ * timer and no second signal can interrupt it: only its own bound ends it. Both bounds are read on
+ * `clock`.
  */
-export const asyncStdout = (bufferBytes: number): StdoutLog => {
+export const asyncStdout = (bufferBytes: number, clock: Clock = systemClock): StdoutLog => {
   let exitDeadline: number | undefined
   let gone = false
   // Registered before pino's own exit flush (which the destination registers), so it runs first.
   process.once('exit', () => {
     if (gone) return
-    exitDeadline = Date.now() + EXIT_FLUSH_MS
+    exitDeadline = clock.now() + EXIT_FLUSH_MS
     try {
       stream.flushSync()
     } catch {
@@ -79,7 +81,7 @@ export const asyncStdout = (bufferBytes: number): StdoutLog => {
     minLength: Math.min(LOG_BATCH_BYTES, bufferBytes),
     maxWrite: LOG_WRITE_BYTES,
     maxLength: bufferBytes,
-    retryEAGAIN: () => exitDeadline === undefined || Date.now() < exitDeadline,
+    retryEAGAIN: () => exitDeadline === undefined || clock.now() < exitDeadline,
   }) as unknown as SonicBoomStream
   // Every error sonic-boom reports is a write that will not succeed (EAGAIN is retried, not
   // reported, until the exit deadline). pino swallows EPIPE and passes on any other.
@@ -105,21 +107,9 @@ export const asyncStdout = (bufferBytes: number): StdoutLog => {
     unreported = 0
     listener(count)
   })
-  // One timer while lines wait, set by the first of them; none while nothing waits. It stays set
-  // until nothing does: a flush asked while a write is under way writes nothing, and what is
-  // left below minLength when that write ends would wait for the next line, which may not come.
-  let flushing: NodeJS.Timeout | undefined
-  const flushSoon = (): void => {
-    if (flushing !== undefined || waiting === 0 || gone) return
-    flushing = setTimeout(() => {
-      flushing = undefined
-      if (waiting === 0 || gone) return
-      stream.flush()
-      flushSoon()
-    }, LOG_FLUSH_MS)
-    // The exit handler writes what waits: a pending flush need not hold the process up.
-    flushing.unref()
-  }
+  // The exit handler writes what waits: a pending flush need not hold the process up, and the
+  // clock's timers do not.
+  const flushSoon = flushWhileWaiting(clock, LOG_FLUSH_MS, { waiting: () => (gone ? 0 : waiting), flush: () => stream.flush() })
   return {
     write: (line: string) => {
       if (gone) {
@@ -136,6 +126,35 @@ export const asyncStdout = (bufferBytes: number): StdoutLog => {
       listener = next
     },
   }
+}
+
+/**
+ * The log's flush policy: a line handed to the destination is asked to be written within `flushMs`
+ * whether or not other lines come to share its write, and again every `flushMs` while lines still
+ * wait; while none waits, no timer is set. Call the answer after each line.
+ *
+ * One timer while lines wait, set by the first of them. It stays set until nothing waits: a flush
+ * asked while a write is under way writes nothing, and what is left below minLength when that
+ * write ends would wait for the next line, which may not come. sonic-boom's own `periodicFlush`
+ * is not used: it flushes on an interval of its own timers whether or not a line waits (each an
+ * empty write through libuv's thread pool while the service is idle), and no test can move them.
+ */
+export const flushWhileWaiting = (
+  clock: Clock,
+  flushMs: number,
+  destination: { readonly waiting: () => number; readonly flush: () => void },
+): (() => void) => {
+  let pending: Cancel | undefined
+  const flushSoon = (): void => {
+    if (pending !== undefined || destination.waiting() === 0) return
+    pending = clock.setTimer(flushMs, () => {
+      pending = undefined
+      if (destination.waiting() === 0) return
+      destination.flush()
+      flushSoon()
+    })
+  }
+  return flushSoon
 }
 
 // The parts of sonic-boom this module uses, all of them its documented API; pino types its

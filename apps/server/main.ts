@@ -4,6 +4,8 @@ import { loadConfig, RETIRED_VARIABLES, SERVICE_SETTINGS, SERVICE_VARIABLES } fr
 import { readEnvFile } from './env-file.js'
 import { announcerOf, asLoggerPort, asyncStdout, makePino } from './logger.js'
 import { startService } from './service.js'
+import { stopSignals } from './stop-signals.js'
+import { systemClock } from '../../wire/index.js'
 import { unknownVariables } from './unknown-variables.js'
 import { serviceVersion } from './version.js'
 
@@ -36,7 +38,9 @@ for (const [name, value] of Object.entries(envFile.right ?? {})) process.env[nam
 
 const config = loadConfig(process.env)
 if (E.isLeft(config)) refuse(config.left)
-const stdout = asyncStdout(config.right.logBufferBytes)
+// The one clock of the process: every timed policy of the service reads it and sets its timers on it.
+const clock = systemClock
+const stdout = asyncStdout(config.right.logBufferBytes, clock)
 const pinoLog = makePino(config.right.logLevel, stdout)
 const log = asLoggerPort(pinoLog)
 // A misspelt variable would otherwise leave its default in place without a word.
@@ -46,22 +50,20 @@ for (const { name, didYouMean, noLongerRead } of unknownVariables(process.env, S
 }
 const bufferMiB = config.right.logBufferBytes / (1024 * 1024)
 stdout.onCaughtUp((count) => log.warn('log lines dropped', { count, detail: `stdout's reader fell behind the log buffer (${bufferMiB} MiB)` }))
-const started = await startService(config.right, log, announcerOf(pinoLog, config.right.logLevel), stdout.dropped)
+const started = await startService(config.right, log, announcerOf(pinoLog, config.right.logLevel), stdout.dropped, clock)
 if (E.isLeft(started)) refuse([started.left.message], started.left.problem)
 const service = started.right
 
-// A terminal's Ctrl-C reaches every process of its group, npm and node alike, and npm passes its
-// copy on: one keypress arrives twice within milliseconds. A repeat within this window is that
-// same signal; a later one asks to stop now.
-const REPEAT_WINDOW_MS = 500
-let stoppingSince: number | undefined
+// A second signal soon after the first is its copy (a terminal's Ctrl-C reaches npm and node
+// alike); a later one asks to exit without waiting.
+const meaningOf = stopSignals(clock)
 const stop = (signal: NodeJS.Signals): void => {
-  if (stoppingSince !== undefined) {
-    if (performance.now() - stoppingSince < REPEAT_WINDOW_MS) return
+  const meaning = meaningOf()
+  if (meaning === 'repeat') return
+  if (meaning === 'exit now') {
     log.warn('second signal: exiting without waiting', { signal })
     process.exit(1)
   }
-  stoppingSince = performance.now()
   log.info('shutting down', { signal })
   service.close().then(
     () => process.exit(0),

@@ -10,7 +10,8 @@ import {
 } from '../../adapters/prometheus/index.js'
 import { createBoundedServer, type HttpObserver, type HttpServerLimits } from '../../adapters/http/index.js'
 import type { KeySetObserver } from '../../adapters/jwt/index.js'
-import type { Authenticator, PlantStore } from '../../core/index.js'
+import type { Authenticator, Clock, PlantStore } from '../../core/index.js'
+import { systemClock } from '../../wire/index.js'
 
 /** What the composition root needs to measure the service: decorators, observers, and a listener. */
 export interface Instrumentation {
@@ -29,17 +30,17 @@ export interface Instrumentation {
 export const METRICS_MAX_CONNECTIONS = 8
 
 /** Prometheus metrics for every port and the HTTP adapter. */
-export const prometheusInstrumentation = (droppedLogLines: () => number = () => 0): Instrumentation => {
+export const prometheusInstrumentation = (droppedLogLines: () => number = () => 0, clock: Clock = systemClock): Instrumentation => {
   const metrics = makePlantStoreMetrics()
   countLogLinesDropped(metrics.registry, droppedLogLines)
   return {
-    plantStore: (store) => instrumentPlantStore(store, metrics),
+    plantStore: (store) => instrumentPlantStore(store, metrics, { clock }),
     authenticator: (authenticator) => instrumentAuthenticator(authenticator, metrics),
     http: httpRequestRecorder(metrics),
     keySet: keySetFetchRecorder(metrics),
     server: (limits) => {
       // The bounded server stamps every answer with X-Request-Id, chosen as the API's are.
-      return createBoundedServer(metricsRequestHandler(metrics.registry), {
+      return createBoundedServer(metricsRequestHandler(metrics.registry, { clock }), {
         ...limits,
         maxConnections: METRICS_MAX_CONNECTIONS,
         maxConnectionsPerAddress: METRICS_MAX_CONNECTIONS,

@@ -2,7 +2,6 @@ import * as E from 'fp-ts/lib/Either.js'
 import { once } from 'node:events'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { setTimeout as delay } from 'node:timers/promises'
 import { createHttpApp, createHttpServer, cutHalfSentRequests, type Logger } from '../../adapters/http/index.js'
 import {
   openTelemetryRequestTracer,
@@ -16,7 +15,9 @@ import { openAuthenticator } from './authentication.js'
 import { prometheusInstrumentation } from './metrics.js'
 import { connectionCapWithin, openFilesLimit } from './open-files.js'
 import { openStorage } from './storage.js'
-import type { StorageUnavailable } from '../../core/index.js'
+import { delay, type Clock, type StorageUnavailable } from '../../core/index.js'
+import { systemClock } from '../../wire/index.js'
+import { stopAccepting } from './stop-accepting.js'
 import { serviceVersion } from './version.js'
 
 // Read once, when the service is loaded, and given in the `listening` line so that a log tells
@@ -45,13 +46,15 @@ const invalid = (message: string): StartRefused => ({ problem: 'invalid configur
 /**
  * The composition root: configuration in, a listening service out, every dependency in view.
  * A Left names the setting that could not be used. `announce` writes what an operator must see
- * whatever the log level (where the service listens).
+ * whatever the log level (where the service listens). `clock` is the one clock every timed
+ * policy of the service reads and sets its timers on.
  */
 export const startService = async (
   config: ServiceConfig,
   log: Logger,
   announce: Logger['info'] = log.info,
   droppedLogLines: () => number = () => 0,
+  clock: Clock = systemClock,
 ): Promise<E.Either<StartRefused, RunningService>> => {
   const cap = connectionCapWithin(config.serverLimits.maxConnections, openFilesLimit())
   if (cap.warning !== undefined) log.warn('connection cap lowered to the open-files limit', { detail: cap.warning })
@@ -60,14 +63,14 @@ export const startService = async (
   if (E.isLeft(opened)) return E.left(invalid(opened.left))
   const storage = opened.right
   // Metrics, when configured, wrap the ports and observe the HTTP adapter; without them nothing is measured.
-  const instrumentation = config.metrics === undefined ? undefined : prometheusInstrumentation(droppedLogLines)
+  const instrumentation = config.metrics === undefined ? undefined : prometheusInstrumentation(droppedLogLines, clock)
   // Spans through @opentelemetry/api reach the SDK a host registers before the service starts (a
   // preload); with none registered every span would be a no-op, so the decorators are left out.
   // Metrics wrap the traced ports, so they time the spans too.
   const tracing = tracerProviderRegistered()
   const tracedStore = tracing ? tracePlantStore(storage.store) : storage.store
   const plantStore = instrumentation?.plantStore(tracedStore) ?? tracedStore
-  const verifier = openAuthenticator(config, log, instrumentation?.keySet)
+  const verifier = openAuthenticator(config, log, instrumentation?.keySet, clock)
   const tracedVerifier = tracing ? traceAuthenticator(verifier) : verifier
   const authenticator = instrumentation?.authenticator(tracedVerifier) ?? tracedVerifier
   const draining = new AbortController()
@@ -86,6 +89,7 @@ export const startService = async (
     jsonLimits: config.jsonLimits,
     draining: draining.signal,
     docsPage: config.docsPage,
+    clock,
     ...(config.corsOrigins === undefined ? {} : { crossOrigin: { origins: config.corsOrigins } }),
   })
   app.silent = true
@@ -97,7 +101,7 @@ export const startService = async (
       ? listening
       : await listen(metricsServer, config.metrics, 'METRICS_PORT', 'METRICS_HOST')
   if (E.isLeft(listened)) {
-    if (server.listening) await stopAccepting(server, config.shutdown)
+    if (server.listening) await stopListener(server, config.shutdown, clock)
     await storage.close()
     return listened
   }
@@ -124,10 +128,10 @@ export const startService = async (
     close: async () => {
       draining.abort()
       log.info('draining', { ms: config.shutdown.drainMs })
-      await delay(config.shutdown.drainMs)
+      await delay(clock, config.shutdown.drainMs)
       await Promise.all([
-        stopAccepting(server, config.shutdown),
-        ...(metricsServer === undefined ? [] : [stopAccepting(metricsServer, config.shutdown)]),
+        stopListener(server, config.shutdown, clock),
+        ...(metricsServer === undefined ? [] : [stopListener(metricsServer, config.shutdown, clock)]),
       ])
       await storage.close()
       log.info('stopped')
@@ -138,24 +142,18 @@ export const startService = async (
 const notReadyDetail = ({ cause, configurationFault }: StorageUnavailable): string =>
   configurationFault ?? (cause instanceof Error ? cause.message : String(cause))
 
-// Keep-alive connections outlive server.close(): each is closed as soon as its last response is
-// sent (the sweep), and whatever still runs after the grace period is cut off.
-/** How long a request still sending its body when the listener closes may take to finish sending it. */
-const HALF_SENT_MS = 1_000
-
-const stopAccepting = async (server: Server, { graceMs }: ShutdownConfig): Promise<void> => {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-  server.closeIdleConnections()
-  const sweep = setInterval(() => server.closeIdleConnections(), 50)
-  // A body still on its way gets a moment to arrive (a client mid-send finishes), not the whole
-  // grace: a sender that stalled would hold the stop, and everyone's connections, for all of it.
-  const halfSent = setTimeout(() => cutHalfSentRequests(server), Math.min(HALF_SENT_MS, graceMs))
-  const forced = setTimeout(() => server.closeAllConnections(), graceMs)
-  await closed
-  clearInterval(sweep)
-  clearTimeout(halfSent)
-  clearTimeout(forced)
-}
+// A Node server as the stop sees it (see stopAccepting).
+const stopListener = (server: Server, { graceMs }: ShutdownConfig, clock: Clock): Promise<void> =>
+  stopAccepting(
+    {
+      close: (closed) => server.close(() => closed()),
+      closeIdleConnections: () => server.closeIdleConnections(),
+      cutHalfSent: () => cutHalfSentRequests(server),
+      closeAllConnections: () => server.closeAllConnections(),
+    },
+    graceMs,
+    clock,
+  )
 
 // A port another process holds is not a mistake in the settings: it may be a second copy of this
 // service, or one still stopping. Said as such; a port not permitted or an address this host does

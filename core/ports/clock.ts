@@ -19,3 +19,22 @@ export interface Clock {
 
 /** Cancels a timer set on a Clock. */
 export type Cancel = () => void
+
+/** A promise that settles `ms` from now on `clock`: a wait on the clock's timers. */
+export const delay = (clock: Clock, ms: number): Promise<void> => new Promise((resolve) => clock.setTimer(ms, resolve))
+
+/**
+ * Calls `run` every `ms` on `clock`, each call `ms` after the last began, until the function
+ * returned is called.
+ */
+export const repeatEvery = (clock: Clock, ms: number, run: () => void): Cancel => {
+  let cancel: Cancel = () => undefined
+  const schedule = (): void => {
+    cancel = clock.setTimer(ms, () => {
+      schedule()
+      run()
+    })
+  }
+  schedule()
+  return () => cancel()
+}

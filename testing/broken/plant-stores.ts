@@ -49,6 +49,12 @@ const fixtureOf =
 /** A correct store on a Map: what the others get wrong, this one gets right. */
 export const correctMapStore: PlantStoreFixtureFactory = fixtureOf(() => mapStore({}))
 
+// The inserts a test starts together all read before any of them writes: each waits out a few
+// promise turns, with no timer (the kit reads no clock of its own), between its read and its write.
+const yieldTurns = async (): Promise<void> => {
+  for (let turn = 0; turn < 8; turn += 1) await Promise.resolve()
+}
+
 /**
  * The broken stores, each with the rule the kit must report it breaking:
  * - `checkThenInsert` reads, waits for a write elsewhere, then writes: concurrent inserts of one id all win;
@@ -60,7 +66,7 @@ export const correctMapStore: PlantStoreFixtureFactory = fixtureOf(() => mapStor
 export const brokenPlantStores: Readonly<Record<string, { readonly breaks: string; readonly fixture: PlantStoreFixtureFactory }>> = {
   checkThenInsert: {
     breaks: 'plant-store/one-winner',
-    fixture: fixtureOf(() => mapStore({ beforeWrite: () => new Promise((resolve) => setTimeout(resolve, 1)) })),
+    fixture: fixtureOf(() => mapStore({ beforeWrite: yieldTurns })),
   },
   idsThroughNumber: { breaks: 'plant-store/exact-ids', fixture: fixtureOf(() => mapStore({ key: (id) => Number(id) })) },
   tagLost: { breaks: 'plant-store/exact-strings', fixture: fixtureOf(() => mapStore({ keep: ({ id, name }) => ({ id, name }) as NewPlant })) },

@@ -1,6 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type Koa from 'koa'
+import type { Clock } from '../../../core/index.js'
+import { systemClock } from '../../../wire/index.js'
 import type { ServedRequest } from '../context/request-context.js'
 import type { RequestHead } from '../context/request-head.js'
 import { exactJsonParser, type JsonLimits } from '../../../wire/exact-json/index.js'
@@ -15,12 +17,12 @@ export type BodyRequest = Pick<Koa.Request, 'req' | 'get' | 'charset' | 'is'>
 
 /**
  * Reads a JSON request body within a size limit, a coded one decoded in its turn of `decodes`, and
- * parses it with exact integers, within the JSON limits, every stage by `deadline` (on
- * `performance.now()`'s clock; none when absent): a body not in by then is not parsed. The result
+ * parses it with exact integers, within the JSON limits, every stage by `deadline` (on `clock.now()`'s
+ * scale; none when absent): a body not in by then is not parsed. The result
  * is untrusted input, for a codec to parse further. `served` is what the server that admitted the
  * request knows of it: a body it cut is answered as it answered it.
  */
-export const makeJsonBodyReader = (limitBytes: number, jsonLimits: JsonLimits, decodes: DecodeQueue) => {
+export const makeJsonBodyReader = (limitBytes: number, jsonLimits: JsonLimits, decodes: DecodeQueue, clock: Clock = systemClock) => {
   // The limits are checked once, as the app is built, not on every request.
   const parseJson = exactJsonParser(jsonLimits)
   return (
@@ -32,9 +34,9 @@ export const makeJsonBodyReader = (limitBytes: number, jsonLimits: JsonLimits, d
     async () => {
       const refusal = contentTypeProblem(request, head)
       if (refusal !== undefined) return E.left(refusal)
-      const bytes = hasReadableBody(request) ? await readBytes(request, limitBytes, decodes, served, deadline) : E.right(new Uint8Array())
+      const bytes = hasReadableBody(request) ? await readBytes(request, limitBytes, decodes, served, deadline, clock) : E.right(new Uint8Array())
       if (E.isLeft(bytes)) return bytes
-      if (performance.now() >= deadline) return E.left(deadlinePassed)
+      if (clock.now() >= deadline) return E.left(deadlinePassed)
       const parsed = parseJson(bytes.right)
       return E.isLeft(parsed) ? E.left(malformedBody(parsed.left)) : parsed
     }
@@ -87,9 +89,10 @@ const readBytes = async (
   decodes: DecodeQueue,
   served: ServedRequest | undefined,
   deadline: number,
+  clock: Clock,
 ): Promise<E.Either<RequestProblem, Uint8Array>> => {
   try {
-    return await readRequestBytes(request.req, limitBytes, decodes, () => served?.connection.answered, deadline)
+    return await readRequestBytes(request.req, limitBytes, decodes, () => served?.connection.answered, deadline, clock)
   } catch (error) {
     return E.left(unexpectedFailure(error))
   }

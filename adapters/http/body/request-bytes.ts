@@ -1,4 +1,6 @@
 import type { IncomingMessage } from 'node:http'
+import type { Clock } from '../../../core/index.js'
+import { systemClock } from '../../../wire/index.js'
 import * as E from 'fp-ts/lib/Either.js'
 import { deadlinePassed, decodersBusy, malformedBody, payloadTooLarge, unexpectedFailure, unsupportedMediaType, type RequestProblem } from '../errors/problems.js'
 import { soleListMember } from '../context/list-members.js'
@@ -12,7 +14,7 @@ import { stepwiseDecoding, type ContentCoding } from './stepwise-decoding.js'
  * read whole (its coded bytes bounded too) before it is decoded, a step at a time with a bound on
  * the output, in the turns of its client in `decodes`: a decoder holds its window (16 MiB for
  * brotli) only while it decodes, never while a client stalls. A body still arriving, or still
- * waiting for its decode or being decoded, at `deadline` (on `performance.now()`'s clock) is
+ * waiting for its decode or being decoded, at `deadline` (on `clock.now()`'s scale) is
  * given up then: 503, whatever its client is doing. A declared
  * Content-Length over the limit, and a coding this reader cannot decode, are refused before a
  * byte is read, so a client waiting on `Expect: 100-continue` is never invited to send it. This
@@ -27,6 +29,7 @@ export const readRequestBytes = (
   decodes: DecodeQueue,
   serverAnswered: () => RequestProblem | undefined = () => undefined,
   deadline = Infinity,
+  clock: Clock = systemClock,
 ): Promise<E.Either<RequestProblem, Uint8Array>> => {
   const coding = contentCodingOf(req.headers['content-encoding'])
   const declared = req.headers['content-length']
@@ -49,9 +52,9 @@ export const readRequestBytes = (
     return Promise.resolve(E.left(unsupportedCoding))
   }
   if (!req.readable) return Promise.resolve(E.left(unexpectedFailure(new Error('the request body is not readable'))))
-  if (decoded === undefined) return readBytes(req, limitBytes, limitBytes, length, serverAnswered, deadline)
+  if (decoded === undefined) return readBytes(req, limitBytes, limitBytes, length, serverAnswered, deadline, clock)
   const client = clientKeyOf(req.socket.remoteAddress)
-  return readBytes(req, codedLimit, limitBytes, undefined, serverAnswered, deadline).then((coded) =>
+  return readBytes(req, codedLimit, limitBytes, undefined, serverAnswered, deadline, clock).then((coded) =>
     E.isLeft(coded)
       ? coded
       : decodes.decode(client, () => stepwiseDecoding(decoded, coded.right, limitBytes), deadline, E.left<RequestProblem, Uint8Array>(decodersBusy)),
@@ -78,6 +81,7 @@ const readBytes = (
   length: number | undefined,
   serverAnswered: () => RequestProblem | undefined,
   deadline: number,
+  clock: Clock,
 ): Promise<E.Either<RequestProblem, Buffer>> => {
   // A small body usually came in the packets of its headers, and waits whole in the stream's
   // buffer by the time the route asks for it: taken at once, it costs no listeners, no flowing
@@ -90,11 +94,9 @@ const readBytes = (
   return new Promise((resolve) => {
     const chunks: Buffer[] = []
     let received = 0
-    const late = Number.isFinite(deadline)
-      ? setTimeout(() => finish(E.left(deadlinePassed)), Math.max(0, deadline - performance.now())).unref()
-      : undefined
+    const cancelLate = Number.isFinite(deadline) ? clock.setTimer(deadline - clock.now(), () => finish(E.left(deadlinePassed))) : undefined
     const finish = (outcome: E.Either<RequestProblem, Buffer>): void => {
-      clearTimeout(late)
+      cancelLate?.()
       req.off('data', onData)
       req.off('end', onEnd)
       req.off('error', onError)

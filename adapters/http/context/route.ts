@@ -13,7 +13,7 @@ export interface RouteRequest {
   /** The header fields as Node parsed them (several lines of a list field joined). */
   readonly headers: IncomingHttpHeaders
   /**
-   * Reads the body as JSON, giving it up at `deadline` (on `performance.now()`'s clock;
+   * Reads the body as JSON, giving it up at `deadline` (on the app's `clock.now()` scale;
    * `Infinity` for none): untrusted input, for a codec to parse further.
    */
   readonly readJsonBody: (deadline: number) => TE.TaskEither<RequestProblem, unknown>

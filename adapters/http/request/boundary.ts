@@ -7,6 +7,7 @@ import { describeCause, describeCauseBriefly } from '../errors/describe-cause.js
 import { untraced, type HttpObserver, type Logger, type RequestSpan, type RequestTracer, type TraceParent } from '../ports/telemetry.js'
 import { traceParentFrom } from './trace-parent.js'
 import { unexpectedFailure } from '../errors/problems.js'
+import type { Clock } from '../../../core/index.js'
 import { toErrorResponse, type Problem } from '../errors/error-response.js'
 
 export interface RequestBoundaryDeps {
@@ -21,6 +22,8 @@ export interface RequestBoundaryDeps {
   readonly answer: AnswerRequest
   /** The route a request took, for the line of one whose answer was lost to a throw. */
   readonly routeOf: (ctx: Koa.Context) => string
+  /** Where a request's duration, from its arrival here to its log line, is read. */
+  readonly clock: Clock
 }
 
 /**
@@ -35,9 +38,9 @@ export interface RequestBoundaryDeps {
  * once, on that line.
  */
 export const requestBoundary =
-  ({ log, observer, tracer, draining, answer: answerRequest, routeOf }: RequestBoundaryDeps): Koa.Middleware =>
+  ({ log, observer, tracer, draining, answer: answerRequest, routeOf, clock }: RequestBoundaryDeps): Koa.Middleware =>
   async (ctx) => {
-    const started = performance.now()
+    const started = clock.now()
     const { req } = ctx
     const { headers } = req
     // The id its server gave it, when it is one of this adapter's; else one given here.
@@ -62,7 +65,7 @@ export const requestBoundary =
     }
     const closing = closeConnectionWhenDone(ctx, answer, draining)
     if (closing !== undefined) await closing
-    const ms = performance.now() - started
+    const ms = clock.now() - started
     const route = answer?.route ?? 'unmatched'
     if (observer !== undefined) {
       try {

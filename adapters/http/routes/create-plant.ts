@@ -1,8 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { Answer } from '../context/answer.js'
 import type { RouteRequest } from '../context/route.js'
-import { authenticate, createPlant, invalidInput, type Authenticator, type CreatePlantError, type PlantStore } from '../../../core/index.js'
-import { CREATE_PLANT } from '../../../wire/index.js'
+import { authenticate, createPlant, invalidInput, type Authenticator, type Clock, type CreatePlantError, type PlantStore } from '../../../core/index.js'
+import { CREATE_PLANT, systemClock } from '../../../wire/index.js'
 import { bearerTokenOf } from '../context/request-head.js'
 
 export interface CreatePlantRouteDeps {
@@ -16,6 +16,8 @@ export interface CreatePlantRouteDeps {
    * and one with nothing left is not started.
    */
   readonly answerWithinMs?: number
+  /** Where the deadline's time is read; `systemClock` when absent. */
+  readonly clock?: Clock
 }
 
 /**
@@ -29,11 +31,12 @@ export const createPlantRoute = ({
   authenticator,
   route,
   answerWithinMs,
+  clock = systemClock,
 }: CreatePlantRouteDeps): ((request: RouteRequest) => Promise<Answer>) => {
   const authenticateToken = authenticate({ authenticator })
   const create = createPlant({ plantStore })
   return async ({ head, headers, readJsonBody }) => {
-    const deadline = answerWithinMs === undefined ? Infinity : performance.now() + answerWithinMs
+    const deadline = answerWithinMs === undefined ? Infinity : clock.now() + answerWithinMs
     const token = bearerTokenOf(head, headers.authorization)
     if (E.isLeft(token)) return { _tag: 'Problem', problem: token.left, route }
     const principal = await authenticateToken(token.right)()
@@ -41,7 +44,7 @@ export const createPlantRoute = ({
     const { subject } = principal.right
     const body = await readJsonBody(deadline)()
     if (E.isLeft(body)) return { _tag: 'Problem', problem: body.left, route, subject }
-    const options = answerWithinMs === undefined ? undefined : { withinMs: deadline - performance.now() }
+    const options = answerWithinMs === undefined ? undefined : { withinMs: deadline - clock.now() }
     const plant = await create(principal.right, body.right, options)()
     return E.isLeft(plant)
       ? { _tag: 'Problem', problem: inJsonTerms(plant.left, body.right), route, subject }

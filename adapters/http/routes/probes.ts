@@ -1,7 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { jsonRepresentation, type Answer } from '../context/answer.js'
-import type { PlantStore } from '../../../core/index.js'
+import type { Clock, PlantStore } from '../../../core/index.js'
 import { shuttingDown } from '../errors/problems.js'
+import { systemClock } from '../../../wire/index.js'
 import { sharedReadiness } from './readiness.js'
 
 /** `/healthz`: answers while the process can answer at all. */
@@ -20,8 +21,9 @@ export const readyz = (
   plantStore: PlantStore,
   draining: () => boolean,
   readinessMaxAgeMs: number,
+  clock: Clock = systemClock,
 ): (() => Answer | Promise<Answer>) => {
-  const checkReady = sharedReadiness(plantStore.checkReady, readinessMaxAgeMs)
+  const checkReady = sharedReadiness(plantStore.checkReady, readinessMaxAgeMs, clock)
   const ready = jsonRepresentation(route, 200, { status: 'ready' })
   const refused: Answer = { _tag: 'Problem', problem: shuttingDown, route }
   return async () => {

@@ -1,15 +1,17 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { StorageUnavailable } from '../../../core/index.js'
+import type { Clock, StorageUnavailable } from '../../../core/index.js'
+import { systemClock } from '../../../wire/index.js'
 
 /**
  * Storage's readiness, asked at most once per `maxAgeMs`: requests in between share the probe in
- * flight or reuse its answer. `/readyz` needs no token, so without this any client could make
+ * flight or reuse its answer, and a request more than `maxAgeMs` after the last probe ended starts
+ * a new one. `/readyz` needs no token, so without this any client could make
  * the service send a database command per request.
  */
 export const sharedReadiness = (
   checkReady: () => TE.TaskEither<StorageUnavailable, void>,
   maxAgeMs: number,
-  now: () => number = () => performance.now(),
+  { now }: Pick<Clock, 'now'> = systemClock,
 ): TE.TaskEither<StorageUnavailable, void> => {
   let last: { readonly at: number; readonly answer: ReturnType<TE.TaskEither<StorageUnavailable, void>> } | undefined
   return () => {
