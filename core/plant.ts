@@ -20,23 +20,39 @@ const NewPlantFields = t.exact(
   'NewPlant',
 )
 
+// io-ts's way to wrap a codec: a subclass of `t.Type` naming its kind in `_tag` and keeping the
+// codec it reads with in `type`, as `t.exact` and `t.readonly` do, so a reader of the codec's
+// structure (the OpenAPI document's schemas, the client's writer) sees the fields through it.
+class OwnFieldsType<C extends t.Mixed> extends t.Type<t.TypeOf<C>, t.OutputOf<C>, unknown> {
+  readonly _tag = 'OwnFieldsType' as const
+  constructor(
+    name: string,
+    readonly type: C,
+  ) {
+    super(
+      name,
+      type.is,
+      (u, c) =>
+        pipe(
+          ownDefinedFields(u),
+          E.matchW(
+            (expected) => t.failure(u, c, expected),
+            (fields) => type.validate(fields, c),
+          ),
+        ),
+      type.encode,
+    )
+  }
+}
+
 /**
  * The request shape: what a client sends to create a plant. Undeclared fields are dropped. Only
  * the input's own fields count, and a field set to `undefined` counts as absent: io-ts alone would
  * read fields inherited from a prototype, and keep `tag: undefined` as a key.
  */
-export const NewPlant = new t.Type<t.TypeOf<typeof NewPlantFields>, t.OutputOf<typeof NewPlantFields>, unknown>(
+export const NewPlant: t.Type<t.TypeOf<typeof NewPlantFields>, t.OutputOf<typeof NewPlantFields>, unknown> = new OwnFieldsType(
   'NewPlant',
-  NewPlantFields.is,
-  (u, c) =>
-    pipe(
-      ownDefinedFields(u),
-      E.matchW(
-        (expected) => t.failure(u, c, expected),
-        (fields) => NewPlantFields.validate(fields, c),
-      ),
-    ),
-  NewPlantFields.encode,
+  NewPlantFields,
 )
 export type NewPlant = t.TypeOf<typeof NewPlant>
 

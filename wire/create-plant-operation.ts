@@ -1,10 +1,11 @@
-import { Plant } from '../core/index.js'
+import { NewPlant, Plant } from '../core/index.js'
 import type { ErrorStatus } from './error-document.js'
 import { jsonViolations, newPlantJsonText } from './new-plant-json.js'
 
 // The one operation of the service, written once: the HTTP adapter routes it, the OpenAPI document
 // describes it and the client calls it from this definition, so the three cannot name two methods,
-// two paths or two lists of answers.
+// two paths, two lists of answers or two shapes of a body: the document's schemas and the
+// client's JSON text are derived from the codecs named here.
 
 /**
  * What each status the operation answers means, by the name the OpenAPI document gives that
@@ -34,6 +35,8 @@ export const CREATE_PLANT = {
   method: 'POST',
   path: '/plants',
   request: {
+    /** The codec of the request's body, which the core parses it with. */
+    codec: NewPlant,
     /** The media type a client sends the body as; the service reads any JSON media type. */
     mediaType: 'application/json',
     /** How a client writes the NewPlant: JSON text with the id as its exact digits. */

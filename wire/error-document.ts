@@ -22,7 +22,8 @@ export interface ErrorDocument {
 
 const isErrorStatus = (value: unknown): value is ErrorStatus => typeof value === 'number' && ERROR_STATUSES.has(value)
 
-const ErrorStatusCodec = new t.Type<ErrorStatus, number, unknown>(
+/** The `error` field of the Error document: one of `ERROR_STATUS_LIST`. */
+export const ErrorStatusCodec = new t.Type<ErrorStatus, number, unknown>(
   'ErrorStatus',
   isErrorStatus,
   (input, context) => (isErrorStatus(input) ? t.success(input) : t.failure(input, context)),

@@ -1,16 +1,24 @@
-import { INT64_MAX, INT64_MIN, type NewPlant, type Violation } from '../core/index.js'
+import { INT64_MAX, INT64_MIN, NewPlant, type Violation } from '../core/index.js'
+import { declaredFields } from './declared-fields.js'
 
 // A NewPlant as JSON text, both ways: how a client writes the body of a create, and how the
 // service words what is wrong in a body it read. The service reads the text with the exact JSON
 // reader (plant-store/json) and the core's codec; a property test proves that reading what is
 // written here gives back the NewPlant that was written.
 
+const NEW_PLANT_FIELDS = declaredFields(NewPlant).map(({ name }) => name)
+
 /**
- * The NewPlant as JSON text with the id as its exact digits: JSON.stringify cannot write a
- * bigint, and a JS number would round ids above 2^53.
+ * The NewPlant as JSON text, each field its codec declares in its order, with an id as its exact
+ * digits: JSON.stringify cannot write a bigint, and a JS number would round ids above 2^53.
  */
-export const newPlantJsonText = ({ id, name, tag }: NewPlant): string =>
-  `{"id":${id.toString()},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}`
+export const newPlantJsonText = (plant: NewPlant): string => {
+  const fields: Readonly<Record<string, unknown>> = NewPlant.encode(plant)
+  const members = NEW_PLANT_FIELDS.flatMap((name) => (fields[name] === undefined ? [] : [`${JSON.stringify(name)}:${jsonValue(fields[name])}`]))
+  return `{${members.join(',')}}`
+}
+
+const jsonValue = (value: unknown): string => (typeof value === 'bigint' ? value.toString() : JSON.stringify(value))
 
 // The core's words for the fields of a NewPlant, as its codecs write them.
 const INT64_RANGE = `an integer from ${INT64_MIN} to ${INT64_MAX}`

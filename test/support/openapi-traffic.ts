@@ -128,7 +128,7 @@ export const schemaValidatorFor = (document: OpenApiDocument): Ajv2020 => {
   const ajv = new Ajv2020({ strict: true, allErrors: true, unicodeRegExp: true })
   ajv.addKeyword('components')
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 })
-  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) })
+  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 63) && n < 2 ** 63 })
   ajv.addSchema({ $id: 'openapi.json', components: { schemas: document.components.schemas } })
   return ajv
 }

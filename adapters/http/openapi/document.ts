@@ -6,10 +6,11 @@ import { toErrorResponse } from '../errors/error-response.js'
 import { methodNotImplemented, routeNotFound } from '../errors/problems.js'
 import type { OpenApiDocument } from './document-shape.js'
 import { CONNECT_REFUSED, errorAnswersWithin, errorResponse, operationErrors, transportErrorsBeside, type DocumentedLimits } from './error-answers.js'
-import { pathItem, preflight, probeResponse, serviceGet, WELL_FORMED } from './path-items.js'
+import { pathItem, preflight, probeResponse, serviceGet } from './path-items.js'
 import { withRequestIds } from './request-ids.js'
 import { EXAMPLE_ID_AS_DOUBLE } from './document-text.js'
-import { CREATE_PLANT, CREATE_PLANT_ERRORS } from '../../../wire/index.js'
+import { CREATE_PLANT, CREATE_PLANT_ERRORS, ErrorDocumentCodec } from '../../../wire/index.js'
+import { schemaOfCodec, type SchemaWords } from './codec-schemas.js'
 
 // What /openapi.json and the /docs files answer alike (routes/fixed-representations.ts).
 const STRONG_ETAG = { description: 'A strong ETag of this representation.', required: true, schema: { type: 'string' } } as const
@@ -41,6 +42,21 @@ export interface DocumentedFeatures {
  * relies on does, not with the package's releases, which change much the interface does not show.
  */
 const INTERFACE_VERSION = '1.0.0'
+
+// The words of a plant's fields, which NewPlant and Plant share.
+const PLANT_FIELDS: SchemaWords<typeof CREATE_PLANT.request.codec>['fields'] = {
+  id: {
+    description:
+      'Identification number of the plant: a signed 64-bit integer, from ' +
+      '-9223372036854775808 to 9223372036854775807, sent as a JSON number (not a string). ' +
+      'It is kept exactly, beyond 2^53 too: 9007199254740993 and 9007199254740992 are two ' +
+      'plants. A number is an integer when its exact value is one (1.0 is, 1.5 is not). ' +
+      'Clients whose JSON numbers are doubles (JavaScript) must write it without rounding.',
+    examples: [EXAMPLE_ID_AS_DOUBLE],
+  },
+  name: { description: 'The name of the plant: any well-formed Unicode (no lone surrogate).' },
+  tag: { description: 'Tag to specify the type: any well-formed Unicode (no lone surrogate).' },
+}
 
 // The operation's method as a path item's key.
 const createPlantMethod = CREATE_PLANT.method.toLowerCase() as Lowercase<typeof CREATE_PLANT.method>
@@ -198,63 +214,23 @@ const describeService = (basePath: string, limits: DocumentedLimits, { crossOrig
     },
     components: {
       schemas: {
-        NewPlant: {
-          type: 'object',
+        NewPlant: schemaOfCodec(CREATE_PLANT.request.codec, 'read', {
           description: 'The request shape: every field of Plant, plus the id.',
-          required: ['id', 'name'],
-          properties: {
-            id: {
-              type: 'integer',
-              format: 'int64',
-              description:
-                'Identification number of the plant: a signed 64-bit integer, from ' +
-                '-9223372036854775808 to 9223372036854775807, sent as a JSON number (not a string). ' +
-                'It is kept exactly, beyond 2^53 too: 9007199254740993 and 9007199254740992 are two ' +
-                'plants. A number is an integer when its exact value is one (1.0 is, 1.5 is not). ' +
-                'Clients whose JSON numbers are doubles (JavaScript) must write it without rounding.',
-              examples: [EXAMPLE_ID_AS_DOUBLE],
-            },
-            name: { $ref: '#/components/schemas/Name' },
-            tag: { $ref: '#/components/schemas/Tag' },
-          },
-        },
-        Plant: {
-          type: 'object',
-          // The contract promises exactly these fields, so a strict client may rely on it.
+          fields: PLANT_FIELDS,
+        }),
+        Plant: schemaOfCodec(CREATE_PLANT.answer, 'written', {
           description:
             'The response shape: a plant as the store shows it, without its id. Strings are ' +
             'returned exactly as they were sent.',
-          required: ['name'],
-          properties: {
-            name: { $ref: '#/components/schemas/Name' },
-            tag: { $ref: '#/components/schemas/Tag' },
-          },
-          additionalProperties: false,
-        },
-        Name: {
-          type: 'string',
-          description: 'The name of the plant: any well-formed Unicode (no lone surrogate).',
-          pattern: WELL_FORMED,
-        },
-        Tag: {
-          type: 'string',
-          description: 'Tag to specify the type: any well-formed Unicode (no lone surrogate).',
-          pattern: WELL_FORMED,
-        },
-        Error: {
-          type: 'object',
+          fields: PLANT_FIELDS,
+        }),
+        Error: schemaOfCodec(ErrorDocumentCodec, 'written', {
           description: 'What went wrong. Every error status answers this document.',
-          required: ['error', 'message'],
-          properties: {
-            error: {
-              type: 'integer',
-              format: 'int32',
-              description: 'Numeric error indicator: the HTTP status code of the answer.',
-            },
-            message: { type: 'string', description: 'Error message text: what to fix, for a person.' },
+          fields: {
+            error: { description: 'Numeric error indicator: the HTTP status code of the answer.' },
+            message: { description: 'Error message text: what to fix, for a person.' },
           },
-          additionalProperties: false,
-        },
+        }),
       },
       responses: Object.fromEntries(
         Object.entries(errorAnswersWithin(limits)).map(([name, answer]) => [name, errorResponse(answer)]),
