@@ -2,7 +2,6 @@ import { pino, type DestinationStream, type Logger as Pino } from 'pino'
 import type { Cancel, Clock, Logger } from '../../core/index.js'
 import { systemClock } from '../../wire/index.js'
 import type { LogLevel } from './env-codecs.js'
-import { makeIsoTime } from './iso-time.js'
 
 /**
  * Credentials and cookies, wherever a line might carry them: at the top level, in `headers`, and
@@ -183,7 +182,7 @@ export const makePino = (level: LogLevel, destination: DestinationStream): Pino 
     {
       level,
       base: null,
-      timestamp: makeIsoTime(),
+      timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
     },

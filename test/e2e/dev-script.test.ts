@@ -101,7 +101,7 @@ describe('npm run dev stopped by a signal to npm alone', function () {
     expect(await created(firstPort, token)).to.equal(200)
 
     // A saved source restarts the service; its time is put back so dist/ does not look stale.
-    const source = `${ROOT}apps/server/iso-time.ts`
+    const source = `${ROOT}apps/server/version.ts`
     const { atime, mtime } = statSync(source)
     utimesSync(source, new Date(), new Date())
     try {
