@@ -127,7 +127,7 @@ export const createHttpApp = ({
     ...(docsPage ? docsAssets() : []).map(({ path, route }) => ({ path, methods: GET_AND_HEAD, route })),
   ])
   const isOperation = exactly(operation)
-  const admitted = admitThenRoute(isOperation, operation.route, routes, makeJsonBodyReader(bodyLimitBytes, jsonLimits, makeDecodeQueue(), clock))
+  const admitted = admitThenRoute(isOperation, operation.route, routes, makeJsonBodyReader(bodyLimitBytes, jsonLimits, makeDecodeQueue(undefined, clock), clock))
   const app = new KoaApplication()
   app.use(
     requestBoundary({

@@ -39,12 +39,14 @@ export const prometheusInstrumentation = (droppedLogLines: () => number = () => 
     http: httpRequestRecorder(metrics),
     keySet: keySetFetchRecorder(metrics),
     server: (limits) => {
-      // The bounded server stamps every answer with X-Request-Id, chosen as the API's are.
-      return createBoundedServer(metricsRequestHandler(metrics.registry, { clock }), {
-        ...limits,
-        maxConnections: METRICS_MAX_CONNECTIONS,
-        maxConnectionsPerAddress: METRICS_MAX_CONNECTIONS,
-      })
+      // The bounded server stamps every answer with X-Request-Id, chosen as the API's are, and
+      // admits connections by the public listener's rule.
+      return createBoundedServer(
+        metricsRequestHandler(metrics.registry, { clock }),
+        { ...limits, maxConnections: METRICS_MAX_CONNECTIONS, maxConnectionsPerAddress: METRICS_MAX_CONNECTIONS },
+        {},
+        clock,
+      )
     },
   }
 }

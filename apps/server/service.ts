@@ -93,7 +93,7 @@ export const startService = async (
     ...(config.corsOrigins === undefined ? {} : { crossOrigin: { origins: config.corsOrigins } }),
   })
   app.silent = true
-  const server = createHttpServer(app, serverLimits)
+  const server = createHttpServer(app, serverLimits, clock)
   const metricsServer = instrumentation?.server(config.serverLimits)
   const listening = await listen(server, config, 'PORT', 'HOST')
   const listened =

@@ -8,6 +8,7 @@ import {
   type HttpServerLimits,
   type Logger,
 } from '../../adapters/http/index.js'
+import type { Clock } from '../../core/index.js'
 import { makeInMemoryPlantStore } from '../../adapters/in-memory/index.js'
 import { makeStaticTokenAuthenticator } from '../../adapters/static-tokens/index.js'
 import { checkTrafficOf, forgetTrafficOf } from './traffic-check.js'
@@ -37,10 +38,12 @@ export interface TestApp {
 /**
  * Serves the real Koa app on an ephemeral loopback port, with in-memory defaults. Every answer a
  * test gets from it is checked against the OpenAPI document it serves (test/support/traffic-check.ts).
+ * Given a `clock` (a virtual one), the server's own timeouts and admission rule run on it.
  */
 export const startTestApp = async (
   overrides: Partial<HttpAppDeps> = {},
   limits: Partial<HttpServerLimits> = {},
+  clock?: Clock,
 ): Promise<TestApp> => {
   const log = makeMemoryLogger()
   const deps: TestAppDeps = {
@@ -53,7 +56,7 @@ export const startTestApp = async (
   }
   const app = createHttpApp(deps)
   app.silent = true
-  const server = createHttpServer(app, { ...DEFAULT_HTTP_SERVER_LIMITS, ...limits })
+  const server = createHttpServer(app, { ...DEFAULT_HTTP_SERVER_LIMITS, ...limits }, clock)
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
   const { port } = server.address() as AddressInfo

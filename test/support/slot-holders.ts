@@ -7,7 +7,7 @@ import { connect, type Socket } from 'node:net'
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 
 /** How a hostile connection holds its slot. */
-export type Hold = 'silent' | 'half-headers' | 'idle' | 'body-never' | 'body-trickle'
+export type Hold = 'silent' | 'half-headers' | 'idle' | 'polling' | 'body-never' | 'body-trickle' | 'body-segments'
 
 export interface Family {
   readonly hold: Hold
@@ -56,13 +56,18 @@ const holdSlots = (port: number, token: string, localAddress: string, count: num
     sockets.add(socket)
     socket.on('connect', () => {
       if (hold === 'half-headers') socket.write('POST /plants HTTP/1.1\r\nHost: x\r\n')
-      if (hold === 'idle') socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n')
-      if (hold === 'body-never' || hold === 'body-trickle') socket.write(`${postHead(withToken ? token : undefined, 10_000)}{"id":`)
-      if (hold === 'body-trickle') {
-        const drip = setInterval(() => socket.write(' '), 200)
+      if (hold === 'idle' || hold === 'polling') socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n')
+      if (hold === 'body-never' || hold === 'body-trickle' || hold === 'body-segments') socket.write(`${postHead(withToken ? token : undefined, 1_000_000)}{"id":`)
+      // As ordinary clients look: a kept-alive connection asking every 4 s; a body that gains a
+      // segment's worth every 4 s, just above the progress rule; a byte every 200 ms, below it.
+      const every = (ms: number, write: () => void): void => {
+        const drip = setInterval(write, ms)
         timers.add(drip)
         socket.once('close', () => clearInterval(drip))
       }
+      if (hold === 'polling') every(4_000, () => socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'))
+      if (hold === 'body-trickle') every(200, () => socket.write(' '))
+      if (hold === 'body-segments') every(4_000, () => socket.write(' '.repeat(1_100)))
     })
     socket.on('close', () => {
       sockets.delete(socket)

@@ -1,18 +1,22 @@
+import type { Clock } from '../../../core/index.js'
+import { systemClock } from '../../../wire/index.js'
+
 /**
- * Where the coded bodies of one app take turns at a decoder. A turn is one step of a body's
- * decode (a bounded piece of output), not the whole of it, and the turns go round the clients
- * that have a body waiting (a client: an IPv4 address, an IPv6 /64), each client's bodies one
- * after the other: a client sending many bodies, on many connections or pipelined, waits behind
- * its own, and a small body of another client waits one step of each other client, not their
- * whole bodies. A brotli decoder may reserve a 16 MiB window and keeps it between its steps, so
- * at most `decoders` bodies hold one at once; the others wait for one to be let go. A body not
- * decoded by its deadline is given up where it is, waiting or half decoded, its decoder let go.
+ * Where the coded bodies of one app take turns at a decoder: fair queuing, round robin over the
+ * clients with a body waiting (`Client.key`: an IPv4 address, an IPv6 /48 with every /64 inside
+ * it, so a site spread over many networks takes one client's turns), each client's bodies one
+ * after the other. A turn is one step of a body's decode (a bounded piece of output), not the
+ * whole of it: a client sending many bodies, on many connections or pipelined, waits behind its
+ * own, and a small body of another client waits one step of each other client, not their whole
+ * bodies. A brotli decoder may reserve a 16 MiB window and keeps it between its steps, so at most
+ * `decoders` bodies hold one at once; the others wait for one to be let go. A body not decoded by
+ * its deadline is given up where it is, waiting or half decoded, its decoder let go.
  */
 export interface DecodeQueue {
   /**
    * Decodes one body in the turns of `client`: `begin` is called when the body is given a decoder,
    * and its steps run in the client's turns. Resolves the outcome of the last step, or `tooLate`
-   * at `deadline` (on `performance.now()`'s clock), or `maxMs` after the call when that comes
+   * at `deadline` (on the queue's Clock), or `maxMs` after the call when that comes
    * first, having abandoned the decode; rejects as a step does.
    */
   readonly decode: <A>(client: string, begin: () => Decoding<A>, deadline: number, tooLate: A) => Promise<A>
@@ -45,7 +49,7 @@ interface Body {
   readonly settle: (outcome: { readonly value: unknown } | { readonly error: unknown }) => void
 }
 
-export const makeDecodeQueue = ({ decoders, maxMs }: DecodeQueueOptions = DEFAULT_DECODE_QUEUE_OPTIONS): DecodeQueue => {
+export const makeDecodeQueue = ({ decoders, maxMs }: DecodeQueueOptions = DEFAULT_DECODE_QUEUE_OPTIONS, clock: Clock = systemClock): DecodeQueue => {
   // Each client's bodies in the order they came. A Map keeps insertion order: the client served
   // last goes to the back of the round.
   const lines = new Map<string, Body[]>()
@@ -103,15 +107,15 @@ export const makeDecodeQueue = ({ decoders, maxMs }: DecodeQueueOptions = DEFAUL
   return {
     decode: <A>(client: string, begin: () => Decoding<A>, deadline: number, tooLate: A) =>
       new Promise<A>((resolve, reject) => {
-        const msLeft = Math.min(deadline - performance.now(), maxMs)
+        const msLeft = Math.min(deadline - clock.now(), maxMs)
         if (!(msLeft > 0)) return resolve(tooLate)
-        const timer = setTimeout(() => {
+        const cancel = clock.setTimer(msLeft, () => {
           const decoding = body.decoding
           leave(client, body)
           decoding?.abandon()
           body.settle({ value: tooLate })
           next()
-        }, msLeft).unref()
+        })
         let settled = false
         const body: Body = {
           begin,
@@ -119,7 +123,7 @@ export const makeDecodeQueue = ({ decoders, maxMs }: DecodeQueueOptions = DEFAUL
           settle: (outcome) => {
             if (settled) return
             settled = true
-            clearTimeout(timer)
+            cancel()
             if ('error' in outcome) reject(outcome.error)
             else resolve(outcome.value as A)
           },

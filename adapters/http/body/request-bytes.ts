@@ -5,7 +5,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { deadlinePassed, decodersBusy, malformedBody, payloadTooLarge, unexpectedFailure, unsupportedMediaType, type RequestProblem } from '../errors/problems.js'
 import { soleListMember } from '../context/list-members.js'
 import type { DecodeQueue } from './decode-queue.js'
-import { clientKeyOf } from './client-key.js'
+import { clientOf } from '../context/client-networks.js'
 import { stepwiseDecoding, type ContentCoding } from './stepwise-decoding.js'
 
 /**
@@ -53,7 +53,7 @@ export const readRequestBytes = (
   }
   if (!req.readable) return Promise.resolve(E.left(unexpectedFailure(new Error('the request body is not readable'))))
   if (decoded === undefined) return readBytes(req, limitBytes, limitBytes, length, serverAnswered, deadline, clock)
-  const client = clientKeyOf(req.socket.remoteAddress)
+  const client = clientOf(req.socket).key
   return readBytes(req, codedLimit, limitBytes, undefined, serverAnswered, deadline, clock).then((coded) =>
     E.isLeft(coded)
       ? coded

@@ -2,7 +2,9 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { requestIdOf, serveConnection } from '../context/request-context.js'
 import { connectionsOverShare, requestTimeout, type RequestProblem } from '../errors/problems.js'
-import { sharesOf } from './client-networks.js'
+import type { Clock } from '../../../core/index.js'
+import { connectionToClose, STALLED_AFTER_MS, type ConnectionView } from './admission.js'
+import { clientOf, sharesOf, type Client } from '../context/client-networks.js'
 import { answerOnResponse, answerOnSocket } from './parser-refusals.js'
 import type { OwedAnswer, SocketFacts } from './socket-facts.js'
 
@@ -13,8 +15,8 @@ export interface ConnectionBounds {
   /** Most connections open at once. */
   readonly maxConnections: number
   /**
-   * Most connections one client may hold at once: an IPv4 address, an IPv6 /64; the networks
-   * around a /64 hold more (see `sharesOf`).
+   * Most connections one client may hold at once in its narrowest network (an IPv4 address, an
+   * IPv6 /64); the networks around a /64 hold more (see `sharesOf`).
    */
   readonly maxConnectionsPerAddress: number
   /** How long a new connection may stay without sending a byte. */
@@ -49,6 +51,7 @@ export interface Connections {
 // One record per open connection.
 interface Connection extends SocketFacts {
   readonly socket: Socket
+  readonly client: Client
   /** The networks it counts against, the narrowest first; none for a connection over its share. */
   readonly networks: ReadonlyArray<string>
   readonly owed: OwedAnswer[]
@@ -58,40 +61,27 @@ interface Connection extends SocketFacts {
   /** `socket.bytesRead` at the last progress of input, and when it was (or when none was awaited). */
   read: number
   heardAt: number
+  /** When it last owed nothing. */
+  idleSince: number
 }
-
-// Answers that have not moved onto the network for this long are not being read: a connection
-// writing an answer at all has some waiting for a moment.
-const STALLED_AFTER_MS = 1_000
 
 // What a body must gain to count as progress, unless it ends first: one full TCP segment. A byte
 // now and then keeps no timer from firing; a client on a slow link sends segments, not bytes.
 const MIN_PROGRESS_BYTES = 1_024
 
 /**
- * Tracks the server's connections, one record per socket, and keeps one policy for the slots
- * they hold. What a connection holds is what makes it evictable: a connection the server is
- * waiting on its client for (silent since it opened, idle between requests, headers half-sent, a
- * body being read, answers its client has not read for 1 s) may give way to a newcomer when every
- * slot is taken; one the server is working for (a request read whole, in the app, in storage or
- * waiting for a decoder; an answer on the move) may not. The one that gives way is a connection
- * over its share first (it holds nothing), then a waiting connection of the client holding the
- * most, the longest waiting first; a newcomer takes a slot only from a client holding at least two
- * more than its own, so a swap never makes the shares less even and waiting clients cannot push
- * each other out in turn: a client holding one or two connections keeps its bodies on their way
- * while one holding many is at the cap. A body cut so is answered 503 with `Retry-After`. With no
- * such connection the newcomer is closed. The timeouts end what waits: `firstByteTimeoutMs` for a connection that
- * sends nothing, `bodyProgressTimeoutMs` for a body (answered 408, long before the request
- * timeout), `sendTimeoutMs` for answers not read (Node has no write timeout of its own).
- *
- * A client at its share in any of its networks (see `sharesOf`) is refused on its new
- * connection before its request is read: the request is answered 503 with `Retry-After`, never
- * served, and its connections already open are left alone, so a kept-alive request of its own is
- * never cut to make room. Node's own `maxConnections` stays unset: it refuses the newcomer before
- * anyone could give way. Requests that wait on one connection are bounded (a client that
- * pipelines thousands and reads none would make the server hold every answer).
+ * Tracks the server's connections, one record per socket, and keeps one admission rule for the
+ * slots they hold (docs/limits.md, "At the connection cap"): at the cap a newcomer takes the slot
+ * of a connection waiting on its client, the longest-waiting one of the client holding the most
+ * (`connectionToClose`), so slowloris-style slot holding sheds its own slots first and work under
+ * way is never cut; a body so cut is answered 503 with `Retry-After`. A connection past its
+ * client's share holds nothing (its request is answered 503 unread) and goes first. Timeouts end
+ * what waits meanwhile: a first byte, a body's progress (408), answers not read (Node has no write
+ * timeout of its own). Node's own `maxConnections` stays unset: it refuses the newcomer before
+ * anyone could give way. Requests waiting on one connection are bounded: a client that pipelines
+ * thousands and reads none would make the server hold every answer.
  */
-export const trackConnections = (server: Server, bounds: ConnectionBounds): Connections => {
+export const trackConnections = (server: Server, bounds: ConnectionBounds, clock: Clock): Connections => {
   const records = new Map<Socket, Connection>()
   const overShare = new Set<Connection>()
   const held = new Map<string, number>()
@@ -105,8 +95,6 @@ export const trackConnections = (server: Server, bounds: ConnectionBounds): Conn
       else held.set(network, count)
     }
   }
-  // What a client holds, counted at its widest network, the one its other networks are inside.
-  const holdingOf = (networks: ReadonlyArray<string>): number => held.get(networks.at(-1) ?? '') ?? 0
 
   // The request whose body the server is reading now: the oldest owed, not yet whole, its body
   // flowing (a body the app has not asked for, `Expect: 100-continue` included, is not awaited).
@@ -115,26 +103,19 @@ export const trackConnections = (server: Server, bounds: ConnectionBounds): Conn
     const req = oldest?.response.req
     return req !== undefined && !req.complete && req.readableFlowing === true ? oldest : undefined
   }
-  // How long the server has waited on the connection's client, or undefined when it is working for it.
-  const waitedOn = (record: Connection, now: number): number | undefined => {
-    if (record.answered !== undefined) return undefined
-    if (record.socket.writableLength > 0) return now - record.movedAt >= STALLED_AFTER_MS ? now - record.movedAt : undefined
-    if (record.owed.length === 0 || bodyAwaited(record) !== undefined) return now - record.heardAt
-    return undefined
-  }
-
-  const toEvict = (newcomerHolds: number): Connection | undefined => {
+  const viewOf = (record: Connection): ConnectionView => ({
+    client: record.client.key,
+    closing: record.answered !== undefined,
+    unsentBytes: record.socket.writableLength,
+    movedAt: record.movedAt,
+    owed: record.owed.length,
+    bodyAwaited: bodyAwaited(record) !== undefined,
+    idleSince: record.idleSince,
+    heardAt: record.heardAt,
+  })
+  const toClose = (): Connection | undefined => {
     for (const record of overShare) return record
-    const now = performance.now()
-    let chosen: { record: Connection; holds: number; waited: number } | undefined
-    for (const record of records.values()) {
-      const holds = holdingOf(record.networks)
-      if (holds < newcomerHolds + 2) continue
-      const waited = waitedOn(record, now)
-      if (waited === undefined) continue
-      if (chosen === undefined || holds > chosen.holds || (holds === chosen.holds && waited > chosen.waited)) chosen = { record, holds, waited }
-    }
-    return chosen?.record
+    return connectionToClose(records.values(), viewOf, clock.now())
   }
 
   // A request whose body was on its way is answered, with its id, before its connection closes:
@@ -152,62 +133,63 @@ export const trackConnections = (server: Server, bounds: ConnectionBounds): Conn
   }
 
   server.on('connection', (socket: Socket) => {
-    const shares = sharesOf(socket.remoteAddress, bounds.maxConnectionsPerAddress)
+    const client = clientOf(socket)
+    const shares = sharesOf(client, bounds.maxConnectionsPerAddress)
     const over = shares.some(({ network, bound }) => (held.get(network) ?? 0) >= bound)
     if (records.size >= bounds.maxConnections) {
-      const evicted = over ? undefined : toEvict(holdingOf(shares.map(({ network }) => network)))
-      if (evicted === undefined) {
+      const closed = over ? undefined : toClose()
+      if (closed === undefined) {
         socket.destroy()
         return
       }
-      cut(evicted, connectionsOverShare)
+      cut(closed, connectionsOverShare)
     }
-    const now = performance.now()
-    const networks = over ? [] : shares.map(({ network }) => network)
-    const record: Connection = { socket, networks, owed: [], answered: undefined, written: 0, movedAt: now, read: 0, heardAt: now }
+    const now = clock.now()
+    const networks = over ? [] : client.networks
+    const record: Connection = { socket, client, networks, owed: [], answered: undefined, written: 0, movedAt: now, read: 0, heardAt: now, idleSince: now }
     records.set(socket, record)
     serveConnection(socket, record)
     if (over) overShare.add(record)
     for (const network of networks) held.set(network, (held.get(network) ?? 0) + 1)
-    const silent = setTimeout(() => {
+    const cancelSilent = clock.setTimer(bounds.firstByteTimeoutMs, () => {
       if (socket.bytesRead === 0) socket.destroy()
-    }, bounds.firstByteTimeoutMs)
-    silent.unref()
+    })
     socket.once('close', () => {
-      clearTimeout(silent)
+      cancelSilent()
       forget(record)
     })
   })
 
   // One sweep for every connection rather than timers each: a check's cost is a few comparisons.
-  const sweep = setInterval(
-    () => {
-      const now = performance.now()
-      for (const record of [...records.values()]) {
-        const { socket } = record
-        if (socket.writableLength === 0 || socket.bytesWritten !== record.written) {
-          record.written = socket.bytesWritten
-          record.movedAt = now
-        } else if (now - record.movedAt >= bounds.sendTimeoutMs) {
-          socket.destroy()
-          continue
-        }
-        const awaited = bodyAwaited(record)
-        const gained = socket.bytesRead - record.read
-        // Between requests any byte is progress; while the server works on a request, its client
-        // owes nothing; a body must gain a segment's worth.
-        if (awaited === undefined ? gained > 0 || record.owed.length > 0 : gained >= MIN_PROGRESS_BYTES) {
-          record.read = socket.bytesRead
-          record.heardAt = now
-        } else if (awaited !== undefined && record.answered === undefined && now - record.heardAt >= bounds.bodyProgressTimeoutMs) {
-          cut(record, requestTimeout)
-        }
+  const sweep = (): void => {
+    const now = clock.now()
+    for (const record of [...records.values()]) {
+      const { socket } = record
+      if (socket.writableLength === 0 || socket.bytesWritten !== record.written) {
+        record.written = socket.bytesWritten
+        record.movedAt = now
+      } else if (now - record.movedAt >= bounds.sendTimeoutMs) {
+        socket.destroy()
+        continue
       }
-    },
-    Math.max(50, Math.floor(Math.min(STALLED_AFTER_MS, bounds.sendTimeoutMs) / 4)),
-  )
-  sweep.unref()
-  server.once('close', () => clearInterval(sweep))
+      const awaited = bodyAwaited(record)
+      const gained = socket.bytesRead - record.read
+      // Between requests any byte is progress; while the server works on a request, its client
+      // owes nothing; a body must gain a segment's worth.
+      if (awaited === undefined ? gained > 0 || record.owed.length > 0 : gained >= MIN_PROGRESS_BYTES) {
+        record.read = socket.bytesRead
+        record.heardAt = now
+      } else if (awaited !== undefined && record.answered === undefined && now - record.heardAt >= bounds.bodyProgressTimeoutMs) {
+        cut(record, requestTimeout)
+      }
+    }
+  }
+  const sweepEveryMs = Math.max(50, Math.floor(Math.min(STALLED_AFTER_MS, bounds.sendTimeoutMs) / 4))
+  let cancelSweep = clock.setTimer(sweepEveryMs, function next() {
+    sweep()
+    cancelSweep = clock.setTimer(sweepEveryMs, next)
+  })
+  server.once('close', () => cancelSweep())
 
   return {
     admit: (req, res) => {
@@ -232,6 +214,7 @@ export const trackConnections = (server: Server, bounds: ConnectionBounds): Conn
         res.off('close', settled)
         const at = record.owed.indexOf(owed)
         if (at !== -1) record.owed.splice(at, 1)
+        if (record.owed.length === 0) record.idleSince = clock.now()
       }
       res.once('finish', settled)
       res.once('close', settled)

@@ -4,7 +4,8 @@ import { answerClientErrors, answerOnResponse, answerOnSocket } from './parser-r
 import { trackConnections } from './connections.js'
 import { expectationFailed, methodNotImplemented } from '../errors/problems.js'
 import { requestIdOf } from '../context/request-context.js'
-import { MAX_TIMER_MS, wholeNumberOption } from '../../../wire/index.js'
+import type { Clock } from '../../../core/index.js'
+import { MAX_TIMER_MS, systemClock, wholeNumberOption } from '../../../wire/index.js'
 
 /**
  * How long a client may take, and how many may be connected at once: each a whole number of 1 or
@@ -19,9 +20,10 @@ export interface HttpServerLimits {
   /** Longest an idle keep-alive connection stays open between requests. */
   readonly keepAliveTimeoutMs: number
   /**
-   * Most connections open at once. At the cap a connection the server is waiting on its client for
-   * (idle, headers half-sent, a body or an answer that stopped moving) gives way to a new one, of
-   * the client holding the most; a new one is closed as soon as it is accepted only when none can.
+   * Most connections open at once. At the cap a new connection takes the slot of one the server is
+   * waiting on its client for (silent, idle, a head or body on its way, answers unread): the
+   * longest-waiting of the client holding the most such; it is closed as soon as it is accepted
+   * only when the server is working for every connection it has.
    */
   readonly maxConnections: number
   /**
@@ -53,11 +55,11 @@ export const DEFAULT_SEND_TIMEOUT_MS = 10_000
 // headers that are on their way.
 const FIRST_BYTE_TIMEOUT_MS = 2_000
 
-// A body the server is reading must gain a segment's worth at least this often. A sender on a
-// lossy link sees gaps of TCP's retransmission timer (1 s, then 2 s: a segment lost twice comes 3 s
-// late); a body that stops for longer is holding a slot, and gives it back six times sooner than
-// the 30 s request timeout would.
-const BODY_PROGRESS_TIMEOUT_MS = 5_000
+// A body the server is reading must gain a segment's worth at least this often: as long as TCP's
+// retransmission back-off ordinarily takes to deliver a segment lost a few times (its timer
+// doubles from 1 s). A body that stalls longer is holding a slot; one waiting less gives way
+// at the cap anyway.
+const BODY_PROGRESS_TIMEOUT_MS = 10_000
 
 export const DEFAULT_HTTP_SERVER_LIMITS: HttpServerLimits = {
   headersTimeoutMs: 10_000,
@@ -76,19 +78,24 @@ export const DEFAULT_HTTP_SERVER_LIMITS: HttpServerLimits = {
  * (401, 403, 415) never sends it. CONNECT, which Node would answer by closing the connection
  * without a word, gets a 501 Error document.
  */
-export const createHttpServer = (app: Koa, limits: HttpServerLimits = DEFAULT_HTTP_SERVER_LIMITS): BoundedServer => {
+export const createHttpServer = (app: Koa, limits: HttpServerLimits = DEFAULT_HTTP_SERVER_LIMITS, clock: Clock = systemClock): BoundedServer => {
   const handle = app.callback()
-  return createBoundedServer((req, res) => void handle(req, res), limits, {
-    checkContinue: (req, res) => {
-      // The body stream is resumed when the app reads it; a response sent before then means the
-      // body will never be read, and Node's own resume to drain it must not invite it either.
-      req.once('resume', () => {
-        if (!res.headersSent) res.writeContinue()
-      })
-      void handle(req, res)
+  return createBoundedServer(
+    (req, res) => void handle(req, res),
+    limits,
+    {
+      checkContinue: (req, res) => {
+        // The body stream is resumed when the app reads it; a response sent before then means the
+        // body will never be read, and Node's own resume to drain it must not invite it either.
+        req.once('resume', () => {
+          if (!res.headersSent) res.writeContinue()
+        })
+        void handle(req, res)
+      },
+      checkExpectation: (req, res) => void handle(req, res),
     },
-    checkExpectation: (req, res) => void handle(req, res),
-  })
+    clock,
+  )
 }
 
 /** Listeners for requests that carry an `Expect` header, which Node reports apart from the others. */
@@ -116,11 +123,13 @@ export interface BoundedServer extends Server {
  * the requests waiting on one connection, a send timeout, Error documents for what Node's parser
  * refuses (a 408 included), and a 501 for CONNECT. Every request passes the same admission,
  * whichever event Node reports it with, which stamps its id (`X-Request-Id`) on its answer.
+ * Its timeouts of its own and its admission rule run on `clock`.
  */
 export const createBoundedServer = (
   listener: RequestListener,
   limits: HttpServerLimits,
   expectations: ExpectationListeners = {},
+  clock: Clock = systemClock,
 ): BoundedServer => {
   const bounds = checkedLimits(limits)
   const server = createServer(
@@ -134,14 +143,18 @@ export const createBoundedServer = (
       connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(bounds.headersTimeoutMs / 10))),
     },
   )
-  const connections = trackConnections(server, {
-    maxConnections: bounds.maxConnections,
-    maxConnectionsPerAddress: bounds.maxConnectionsPerAddress,
-    firstByteTimeoutMs: Math.min(FIRST_BYTE_TIMEOUT_MS, bounds.headersTimeoutMs),
-    bodyProgressTimeoutMs: Math.min(BODY_PROGRESS_TIMEOUT_MS, bounds.requestTimeoutMs),
-    maxRequestsWaiting: bounds.maxRequestsWaiting,
-    sendTimeoutMs: bounds.sendTimeoutMs,
-  })
+  const connections = trackConnections(
+    server,
+    {
+      maxConnections: bounds.maxConnections,
+      maxConnectionsPerAddress: bounds.maxConnectionsPerAddress,
+      firstByteTimeoutMs: Math.min(FIRST_BYTE_TIMEOUT_MS, bounds.headersTimeoutMs),
+      bodyProgressTimeoutMs: Math.min(BODY_PROGRESS_TIMEOUT_MS, bounds.requestTimeoutMs),
+      maxRequestsWaiting: bounds.maxRequestsWaiting,
+      sendTimeoutMs: bounds.sendTimeoutMs,
+    },
+    clock,
+  )
   const admitted =
     (serve: RequestListener): RequestListener =>
     (req, res) => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
 import { connect, type Socket } from 'node:net'
-import { sharesOf } from '../../../../../adapters/http/server/client-networks.js'
+import { clientOf, sharesOf } from '../../../../../adapters/http/context/client-networks.js'
 import { startTestApp, type TestApp } from '../../../../support/http-app.js'
 import { healthzFrom } from '../../../../support/raw-http.js'
 
@@ -82,20 +82,31 @@ describe('connection slots shared fairly between client addresses', function () 
 })
 
 describe('the networks a connection counts against', function () {
-  const networks = (address: string | undefined): ReadonlyArray<string> => sharesOf(address, 10).map(({ network }) => network)
+  const client = (address: string | undefined) => clientOf({ remoteAddress: address })
+  const networks = (address: string | undefined): ReadonlyArray<string> => client(address).networks
 
   it('is the address alone for IPv4, and for IPv4 mapped into IPv6, with the share as its bound', function () {
-    expect(sharesOf('203.0.113.7', 10)).to.deep.equal([{ network: '203.0.113.7', bound: 10 }])
-    expect(sharesOf('::ffff:203.0.113.7', 10)).to.deep.equal([{ network: '203.0.113.7', bound: 10 }])
+    expect(sharesOf(client('203.0.113.7'), 10)).to.deep.equal([{ network: '203.0.113.7', bound: 10 }])
+    expect(sharesOf(client('::ffff:203.0.113.7'), 10)).to.deep.equal([{ network: '203.0.113.7', bound: 10 }])
   })
 
   it("is an IPv6 address's /64 inside its /56 inside its /48, each bounded to twice the one inside it", function () {
-    expect(sharesOf('2001:db8:0:1234::1', 10)).to.deep.equal([
+    expect(sharesOf(client('2001:db8:0:1234::1'), 10)).to.deep.equal([
       { network: '2001:db8:0:1234::/64', bound: 10 },
       { network: '2001:db8:0:1200::/56', bound: 20 },
       { network: '2001:db8:0::/48', bound: 40 },
     ])
     expect(networks('::1')).to.deep.equal(['0:0:0:0::/64', '0:0:0:0::/56', '0:0:0::/48'])
+  })
+
+  // What is counted per client (turns at a decoder, waiting connections at the cap) is counted at
+  // the widest network: a /48 spread over 400 /64s is one client, not 400.
+  it('is keyed by the widest network: an IPv4 address, an IPv6 /48 whatever /64 inside it', function () {
+    expect(client('203.0.113.7').key).to.equal('203.0.113.7')
+    expect(client('::ffff:203.0.113.7').key).to.equal('203.0.113.7')
+    const keys = new Set(Array.from({ length: 400 }, (_, i) => client(`2001:db8:7:${i.toString(16)}::1`).key))
+    expect([...keys]).to.deep.equal(['2001:db8:7::/48'])
+    expect(client('2001:db8:8::1').key).to.not.equal(client('2001:db8:7::1').key)
   })
 
   it('is the same however the address is written (zeros, case, `::`, a zone, an IPv4 tail)', function () {
