@@ -2,10 +2,10 @@
 // documents it ("Database Commands" reference: hello, ping, insert, find, createIndexes,
 // endSessions, killCursors, drop, dropDatabase, buildInfo), and the error shapes of its
 // "Error Codes" page.
-import { setTimeout as sleep } from 'node:timers/promises'
-import { calculateObjectSize, Long, ObjectId, type Document } from 'bson'
+import { calculateObjectSize, Long, ObjectId, Timestamp, type Document } from 'bson'
 import type { Collection, PeerData, RetryRecord, RetryRecords, StoredDocument } from './data.js'
-import { commandError, labelledCommandError } from './errors.js'
+import { commandError, labelledCommandError, labelsFor } from './errors.js'
+import { compareTimestamps, wireOpTime, type OpTime, type Replication } from './replication.js'
 import type { PeerTopology } from './topology.js'
 import { keyOf, numberOf, showValue } from './values.js'
 
@@ -47,6 +47,8 @@ export interface CommandContext {
   readonly role: PeerRole
   readonly data: PeerData
   readonly retries: RetryRecords
+  /** The oplog and its majority commit point. */
+  readonly replication: Replication
   /** `host:port` as clients address the peer; the one member of its replica set. */
   readonly address: string
   readonly setName: string
@@ -133,6 +135,7 @@ const hello =
       secondary: !primary,
       ...(primary ? { primary: address, electionId: electionIdOf(topology.electionTerm()) } : {}),
       me: address,
+      lastWrite: lastWriteOf(context.replication),
       ...helloLimits(connectionId),
     }
   }
@@ -162,6 +165,12 @@ const helloLimits = (connectionId: number): Document => ({
   ok: 1,
 })
 
+// A member's last write and the last a majority has, as mongod's hello tells them (lastWrite).
+const lastWriteOf = (replication: Replication): Document => {
+  const [applied, committed] = [replication.lastApplied(), replication.committed()]
+  return { opTime: wireOpTime(applied), lastWriteDate: applied.wallTime, majorityOpTime: wireOpTime(committed), majorityWriteDate: committed.wallTime }
+}
+
 const electionIdOf = (term: number): ObjectId => new ObjectId(`7fffffff${term.toString(16).padStart(16, '0')}`)
 
 /** Whether `hello` asks to be answered only when the topology changes, as a streaming monitor asks. */
@@ -179,9 +188,11 @@ const namespaceOf = (command: Document): string => `${String(command.$db)}.${Str
 // first error ends the batch. An interrupted insert keeps the documents applied before the
 // interruption and fails as a whole, without waiting for its write concern. A retried statement (same lsid and txnNumber) is not run again: it counts as
 // done, as mongod answers a retryable write from its record. Either way the reply waits for the
-// write concern, as mongod waits for the client's last optime: the documents written, those a
-// retry finds written before, and those a duplicate key met (the other write holds the id in the
-// index before a majority has it).
+// write concern, as mongod waits for the client's last optime: that of the last document written,
+// or, when the command wrote nothing (every document a duplicate key or a retried statement), the
+// system's last optime (mongod's LastOpFixer), which covers the write that holds the id or made
+// the first attempt. A member's reply names that optime and its election (`opTime`,
+// `electionId`), as mongod's write commands do for mongos.
 const insert: Handler = async (command, context) => {
   const namespace = namespaceOf(command)
   const record = retryRecordOf(command, context)
@@ -196,18 +207,14 @@ const insert: Handler = async (command, context) => {
   const collection = context.data.findOrCreate(namespace)
   const ordered = command.ordered !== false
   const writeErrors: Document[] = []
-  const written: StoredDocument[] = []
-  const awaited: StoredDocument[] = []
+  let lastOp: OpTime | undefined
   let n = 0
   for (const [index, document] of documents.entries()) {
     const interruption = context.interruption
     if (interruption !== undefined && index >= interruption.afterDocuments) {
-      commitLater(written, context)
-      return labelledCommandError(interruption.code, interruption.codeName, interruption.errmsg, command, written.length > 0)
+      return labelledCommandError(interruption.code, interruption.codeName, interruption.errmsg, command, lastOp !== undefined)
     }
     if (record?.executed.has(index) === true) {
-      const before = collection.get(keyOf(document._id))
-      if (before !== undefined) awaited.push(before)
       n += 1
       continue
     }
@@ -226,22 +233,25 @@ const insert: Handler = async (command, context) => {
       continue
     }
     const key = keyOf(fields._id)
-    const standing = collection.get(key)
-    if (standing !== undefined) {
-      awaited.push(standing)
+    if (collection.has(key)) {
       writeErrors.push(duplicateKeyError(index, namespace, fields._id, context.idUniqueness))
       if (ordered) break
       continue
     }
-    const stored: StoredDocument = { fields, committed: context.replicationLagMs === 0 }
-    collection.set(key, stored)
-    written.push(stored)
+    lastOp = context.replication.apply(context.replicationLagMs, context.topology.electionTerm())
+    collection.set(key, { fields, op: lastOp.index })
     record?.executed.add(index)
     n += 1
   }
-  commitLater(written, context)
-  const reply = { n, ...(writeErrors.length > 0 ? { writeErrors } : {}), ok: 1 }
-  return awaitWriteConcern(command, [...written, ...awaited], reply, context)
+  const clientOp = lastOp ?? context.replication.lastApplied()
+  const reply = {
+    n,
+    ...(writeErrors.length > 0 ? { writeErrors } : {}),
+    ...(context.role === 'member' ? { opTime: wireOpTime(clientOp), electionId: electionIdOf(context.topology.electionTerm()) } : {}),
+    ok: 1,
+    operationTime: clientOp.ts,
+  }
+  return awaitWriteConcern(command, clientOp, reply, context)
 }
 
 const retryRecordOf = (command: Document, context: CommandContext): RetryRecord | 'TooOld' | undefined => {
@@ -261,25 +271,16 @@ const duplicateKeyError = (index: number, namespace: string, id: unknown, unique
   keyValue: { _id: id },
 })
 
-const commitLater = (written: ReadonlyArray<StoredDocument>, context: CommandContext): void => {
-  if (context.replicationLagMs === 0 || written.length === 0) return
-  sleep(context.replicationLagMs, undefined, { signal: context.stopping }).then(
-    () => written.forEach((stored) => (stored.committed = true)),
-    () => {},
-  )
-}
-
 // Write concern: `w: "majority"` (mongod's implicit default on a replica set since 5.0) waits
-// until a majority has the writes; `wtimeout` bounds that wait, and when it runs out the reply
-// gains a writeConcernError (code 64, WriteConcernTimeout, errInfo.wtimeout), the writes staying. The peer's replica
+// until the majority commit point reaches the client's last optime; `wtimeout` bounds that wait,
+// and when it runs out the reply gains a writeConcernError (code 64, WriteConcernTimeout,
+// errInfo.wtimeout), the writes staying. A step-down fails every pending wait, and one begun on a
+// member that is no longer primary, with PrimarySteppedDown (189), as mongod's replication
+// coordinator does (its waiters set in error as the member state leaves primary): the writes
+// stay, and the error is labelled for a retryable write's retry. The peer's replica
 // set has one member: a number above 1 cannot be satisfied (100), and a mode by name is one its
 // configuration does not define (79); mongod answers both after applying the writes.
-const awaitWriteConcern = async (
-  command: Document,
-  written: ReadonlyArray<StoredDocument>,
-  reply: Document,
-  context: CommandContext,
-): Promise<Document> => {
+const awaitWriteConcern = async (command: Document, clientOp: OpTime, reply: Document, context: CommandContext): Promise<Document> => {
   const concern = (command.writeConcern ?? {}) as Document
   const w: unknown = concern.w === undefined ? 'majority' : concern.w
   if (typeof w === 'string' && w !== 'majority') {
@@ -290,15 +291,26 @@ const awaitWriteConcern = async (
   }
   if (w !== 'majority') return reply
   const wtimeout = numberOf(concern.wtimeout) ?? 0
-  const started = Date.now()
-  while (written.some((stored) => !stored.committed)) {
-    if (wtimeout > 0 && Date.now() - started >= wtimeout) {
-      return { ...reply, writeConcernError: writeConcernTimeout(concern) }
+  const until = wtimeout > 0 ? performance.now() + wtimeout : Infinity
+  const { replication, topology, stopping } = context
+  for (;;) {
+    if (topology.state() !== 'primary') {
+      return { ...reply, writeConcernError: PRIMARY_STEPPED_DOWN, ...labelsFor(PRIMARY_STEPPED_DOWN.code, command, true) }
     }
-    await sleep(5, undefined, { signal: context.stopping })
+    if (replication.isCommitted(clientOp.index)) return reply
+    const left = until - performance.now()
+    if (left <= 0) return { ...reply, writeConcernError: writeConcernTimeout(concern) }
+    if (stopping.aborted) throw stopping.reason
+    // Woken by the commit point moving or the member's state changing, whichever comes first.
+    const either = new AbortController()
+    const woken = AbortSignal.any([either.signal, stopping])
+    const wait = Math.min(left, 2_147_483_647)
+    await Promise.race([replication.nextCommit(wait, woken), topology.changeFrom(topology.topologyVersion(), wait, woken)])
+    either.abort()
   }
-  return reply
 }
+
+const PRIMARY_STEPPED_DOWN = { code: 189, codeName: 'PrimarySteppedDown', errmsg: 'Primary stepped down while waiting for replication' }
 
 const writeConcernTimeout = (concern: Document): Document => ({
   code: 64,
@@ -307,27 +319,45 @@ const writeConcernTimeout = (concern: Document): Document => ({
   errInfo: { wtimeout: true, writeConcern: { ...concern, provenance: 'clientSupplied' } },
 })
 
-// find: `{cursor: {firstBatch, id, ns}, ok: 1}`. Read concern "majority" sees only documents a
-// majority has; "local" (the default) sees every one. The whole result comes in the first
+// find: `{cursor: {firstBatch, id, ns}, ok: 1}`. Read concern "majority" reads at the majority
+// commit point: only documents a majority has; "local" (the default) sees every one. With
+// `afterClusterTime` (a causally consistent session's), the read first waits for the point it
+// reads at to reach that time, as mongod's waitUntilOpTimeForRead does, within maxTimeMS; a time
+// after the node's own cluster time is refused. `operationTime` is the time read at. The whole result comes in the first
 // batch with cursor id 0, so no getMore follows. Filters: equality on top-level fields;
 // documents come in the order they were inserted.
-const find: Handler = (command, context) => {
+const find: Handler = async (command, context) => {
   const namespace = namespaceOf(command)
   const filter = (command.filter ?? {}) as Document
   const operator = Object.keys(filter).find((key) => key.startsWith('$'))
   if (operator !== undefined) return commandError(2, 'BadValue', `mongo-peer does not evaluate ${operator}`)
   // Better refused than ignored: a client that asked for an order must not get another one.
   if (command.sort !== undefined) return commandError(2, 'BadValue', 'mongo-peer does not sort')
-  const level = ((command.readConcern ?? {}) as Document).level
-  const visible = candidatesFor(filter, context.data.find(namespace)).filter(
-    (stored) => level !== 'majority' || stored.committed,
-  )
+  const readConcern = (command.readConcern ?? {}) as Document
+  const majority = readConcern.level === 'majority'
+  const { replication } = context
+  const readAt = (): OpTime => (majority ? replication.committed() : replication.lastApplied())
+  const after = readConcern.afterClusterTime
+  if (after instanceof Timestamp) {
+    if (compareTimestamps(after, replication.lastApplied().ts) > 0) {
+      return commandError(72, 'InvalidOptions', 'readConcern afterClusterTime value must not be greater than the current clusterTime')
+    }
+    const until = performance.now() + (numberOf(command.maxTimeMS) || Infinity)
+    while (compareTimestamps(readAt().ts, after) < 0) {
+      const left = until - performance.now()
+      if (left <= 0) return commandError(50, 'MaxTimeMSExpired', 'operation exceeded time limit')
+      if (context.stopping.aborted) throw context.stopping.reason
+      await replication.nextCommit(Math.min(left, 2_147_483_647), context.stopping)
+    }
+  }
+  const point = readAt()
+  const visible = candidatesFor(filter, context.data.find(namespace)).filter((stored) => !majority || stored.op <= point.index)
   const matching = visible
     .map((stored) => stored.fields)
     .filter((fields) => Object.entries(filter).every(([field, value]) => field in fields && keyOf(fields[field]) === keyOf(value)))
   const limit = Math.abs(numberOf(command.limit) ?? 0)
   const firstBatch = limit > 0 ? matching.slice(0, limit) : matching
-  return { cursor: { firstBatch, id: Long.ZERO, ns: namespace }, ok: 1 }
+  return { cursor: { firstBatch, id: Long.ZERO, ns: namespace }, ok: 1, operationTime: point.ts }
 }
 
 // A filter on `_id` reads the one document under that key, as mongod's _id index does; any

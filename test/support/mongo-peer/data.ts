@@ -3,10 +3,10 @@
 import type { Document } from 'bson'
 import { keyOf } from './values.js'
 
-/** A stored document and whether a majority of the (imaginary) replica set has it yet. */
+/** A stored document and the place in the oplog of the write that stored it (replication.ts). */
 export interface StoredDocument {
   readonly fields: Document
-  committed: boolean
+  readonly op: number
 }
 
 export type Collection = Map<string, StoredDocument>

@@ -18,6 +18,7 @@ import {
 import { commandError } from './errors.js'
 import { makePeerData, makeRetryRecords, type PeerData, type RetryRecords } from './data.js'
 import { errorReply, makeFaultPlan, withWriteConcernError, type Fault, type FaultPlan } from './faults.js'
+import { clusterTimeOf, makeReplication, type Replication } from './replication.js'
 import { makePeerTopology } from './topology.js'
 import { numberOf } from './values.js'
 import { decodeRequest, encodeReply, makeMessageReader, type WireRequest } from './wire.js'
@@ -47,10 +48,11 @@ export interface MongoPeerOptions {
   readonly storage?: PeerStorage
 }
 
-/** What a peer serves: its documents and its retryable writes' records. */
+/** What a peer serves: its documents, its retryable writes' records and its oplog. */
 export interface PeerStorage {
   readonly data: PeerData
   readonly retries: RetryRecords
+  readonly replication: Replication
 }
 
 /** The ways a peer can tell clients of its state, each of which the fault suites run through. */
@@ -112,7 +114,7 @@ export interface MongoPeer {
 export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<MongoPeer> => {
   const host = options.host ?? '127.0.0.1'
   const setName = options.setName ?? 'rs0'
-  const { data, retries } = options.storage ?? { data: makePeerData(), retries: makeRetryRecords() }
+  const { data, retries, replication } = options.storage ?? { data: makePeerData(), retries: makeRetryRecords(), replication: makeReplication() }
   const role = options.role ?? 'member'
   const faults = makeFaultPlan()
   const monitoring = options.monitoring ?? 'streaming'
@@ -149,6 +151,7 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
       role,
       data,
       retries,
+      replication,
       address: `${host}:${port}`,
       setName,
       connectionId: (nextConnectionId += 1),
@@ -219,7 +222,7 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
     }
     if (fault?.kind === 'delayReply') await sleep(fault.ms, undefined, { signal: stopping.signal })
     if (request.moreToCome) return
-    send(encodeReply(request, (nextRequestId += 1), reply))
+    send(encodeReply(request, (nextRequestId += 1), gossip(reply)))
   }
 
   // An awaitable hello (a streaming monitor's) is answered when the topology changes or the
@@ -236,12 +239,21 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
         await sleep(50, undefined, { signal: ended }).catch(() => {})
         continue
       }
-      const reply = await runCommand(request.command, context)
+      const reply = gossip(await runCommand(request.command, context))
       socket.write(encodeReply(request, (nextRequestId += 1), reply, request.exhaustAllowed))
       if (!request.exhaustAllowed) return
       known = reply.topologyVersion
     }
   }
+
+  // Every reply of a replica set's member or a router carries the cluster time and the
+  // operation's time, as mongod's and mongos's do, failed ones too; a command that read or wrote
+  // at a time of its own says so (find, insert), any other is answered at the last write.
+  const gossip = (reply: Document): Document => ({
+    ...reply,
+    $clusterTime: clusterTimeOf(replication),
+    operationTime: reply.operationTime ?? replication.lastApplied().ts,
+  })
 
   const answer = async (request: WireRequest, fault: Fault | undefined, context: CommandContext): Promise<Document | 'drop'> => {
     const command = request.command
@@ -291,7 +303,7 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
   return {
     port,
     uri: uriFor(role, `${host}:${port}`, setName),
-    storage: { data, retries },
+    storage: { data, retries, replication },
     faults: { inject: faults.inject, clear: faults.clear },
     documents: data.documents,
     goDown,

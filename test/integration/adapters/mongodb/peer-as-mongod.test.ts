@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { serialize } from 'bson'
+import { ObjectId, serialize, Timestamp } from 'bson'
 import { once } from 'node:events'
 import { connect } from 'node:net'
 import { MongoBulkWriteError, MongoClient, MongoServerError, MongoWriteConcernError, type ServerDescriptionChangedEvent } from 'mongodb'
@@ -111,6 +111,124 @@ describe('the wire peer behaves as mongod', function () {
         expect((second as MongoServerError).code).to.equal(11000)
         expect(await majorityRead(client, 1)).to.deep.equal({ _id: 1, name: 'Monstera' })
         await first
+      })
+    })
+  })
+
+  describe('replication: the oplog, the majority commit point, a step-down', function () {
+    const plantsOf = (client: MongoClient) => client.db('peer').collection<{ _id: number }>('plants')
+    const reached = async (count: number): Promise<void> => {
+      while (peer.documents('peer.plants').length < count) await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+
+    it('a step-down fails every pending majority wait with writeConcernError 189 PrimarySteppedDown, the writes kept', async function () {
+      const client = new MongoClient(peer.uri, { retryWrites: false, serverSelectionTimeoutMS: 2000 })
+      try {
+        await client.db('peer').command({ ping: 1 })
+        // A majority that would come long after the test's own timeout: only the step-down answers these.
+        peer.faults.inject('insert', { kind: 'replicationLag', ms: 60_000 }, 3)
+        const pending = [1, 2, 3].map((id) => failureOf(plantsOf(client).insertOne({ _id: id }, { writeConcern: { w: 'majority' } })))
+        await reached(3)
+        peer.stepDown()
+        for (const failure of await Promise.all(pending)) {
+          expect(failure).to.be.instanceOf(MongoWriteConcernError)
+          expect((failure as MongoWriteConcernError).result).to.deep.include({
+            writeConcernError: { code: 189, codeName: 'PrimarySteppedDown', errmsg: 'Primary stepped down while waiting for replication' },
+          })
+        }
+        expect(peer.documents('peer.plants').map(({ _id }) => Number(_id)).sort()).to.deep.equal([1, 2, 3])
+      } finally {
+        await client.close()
+      }
+    })
+
+    it('labels the step-down of a retryable write RetryableWriteError, so the driver retries it on the next primary', async function () {
+      const client = new MongoClient(peer.uri, { monitorCommands: true, serverSelectionTimeoutMS: 5000 })
+      try {
+        const labels: string[][] = []
+        client.on('commandSucceeded', (event) => {
+          const reply = event.reply as { writeConcernError?: unknown; errorLabels?: string[] }
+          if (reply.writeConcernError !== undefined) labels.push(reply.errorLabels ?? [])
+        })
+        await client.db('peer').command({ ping: 1 })
+        peer.faults.inject('insert', { kind: 'replicationLag', ms: 1000 }, 1)
+        const insert = plantsOf(client).insertOne({ _id: 1 }, { writeConcern: { w: 'majority' } })
+        await reached(1)
+        peer.stepDown()
+        setTimeout(() => peer.stepUp(), 300)
+        await insert
+        expect(labels).to.deep.equal([['RetryableWriteError']])
+        expect(peer.documents('peer.plants')).to.have.length(1)
+      } finally {
+        await client.close()
+      }
+    })
+
+    it('replies carry $clusterTime and operationTime; a write names its opTime and election; hello its lastWrite', async function () {
+      const client = new MongoClient(peer.uri, { monitorCommands: true, serverSelectionTimeoutMS: 5000 })
+      const replies = new Map<string, Record<string, unknown>>()
+      client.on('commandSucceeded', (event) => replies.set(event.commandName, event.reply as Record<string, unknown>))
+      try {
+        await client.db('peer').command({ ping: 1 })
+        await plantsOf(client).insertOne({ _id: 1 })
+        await plantsOf(client).findOne({ _id: 1 }, { readConcern: { level: 'majority' } })
+        await client.db('peer').command({ hello: 1 })
+      } finally {
+        await client.close()
+      }
+      for (const name of ['ping', 'insert', 'find', 'hello']) {
+        const reply = replies.get(name) ?? {}
+        const gossip = reply.$clusterTime as { clusterTime?: unknown; signature?: { hash?: unknown; keyId?: unknown } } | undefined
+        expect(gossip?.clusterTime, `${name}: $clusterTime.clusterTime`).to.be.instanceOf(Timestamp)
+        expect(gossip?.signature?.keyId, `${name}: $clusterTime.signature`).to.not.equal(undefined)
+        expect(reply.operationTime, `${name}: operationTime`).to.be.instanceOf(Timestamp)
+      }
+      const insert = replies.get('insert') as { opTime: { ts: Timestamp; t: unknown }; electionId: unknown; operationTime: Timestamp }
+      expect(insert.opTime.ts).to.be.instanceOf(Timestamp)
+      expect(Number(insert.opTime.t)).to.equal(1)
+      expect(insert.electionId).to.be.instanceOf(ObjectId)
+      expect(insert.operationTime.equals(insert.opTime.ts), "an insert's operationTime is its opTime's").to.equal(true)
+      const lastWrite = (replies.get('hello') as { lastWrite: { opTime: { ts: Timestamp }; majorityOpTime: { ts: Timestamp }; lastWriteDate: unknown } }).lastWrite
+      expect(lastWrite.opTime.ts.equals(insert.opTime.ts), "hello's lastWrite is the insert").to.equal(true)
+      expect(lastWrite.majorityOpTime.ts.equals(insert.opTime.ts)).to.equal(true)
+      expect(lastWrite.lastWriteDate).to.be.instanceOf(Date)
+    })
+
+    it('the commit point moves in oplog order: no write is majority-committed before an earlier one', async function () {
+      await withRawClient(peer.uri, async (client) => {
+        peer.faults.inject('insert', { kind: 'replicationLag', ms: LAG_MS }, 1)
+        const slow = plantsOf(client).insertOne({ _id: 1 }, { writeConcern: { w: 1 } })
+        await slow
+        await plantsOf(client).insertOne({ _id: 2 }, { writeConcern: { w: 1 } })
+        expect(await majorityRead(client, 2), 'the later write, before the earlier one is committed').to.equal(null)
+        await plantsOf(client).insertOne({ _id: 3 }, { writeConcern: { w: 'majority' } })
+        expect(await majorityRead(client, 1)).to.deep.equal({ _id: 1 })
+      })
+    })
+
+    it("a duplicate key waits for the system's last optime, as mongod's does: the majority then has every write before it", async function () {
+      await withRawClient(peer.uri, async (client) => {
+        await plantsOf(client).insertOne({ _id: 1 })
+        peer.faults.inject('insert', { kind: 'replicationLag', ms: LAG_MS }, 1)
+        await plantsOf(client).insertOne({ _id: 2 }, { writeConcern: { w: 1 } })
+        const duplicate = await failureOf(plantsOf(client).insertOne({ _id: 1 }, { writeConcern: { w: 'majority' } }))
+        expect(duplicate).to.include({ code: 11000 })
+        expect(await majorityRead(client, 2), 'the write after the one holding the id').to.deep.equal({ _id: 2 })
+      })
+    })
+
+    it('read concern majority after a cluster time (a causally consistent session) waits for the commit point to reach it', async function () {
+      await withRawClient(peer.uri, async (client) => {
+        const session = client.startSession({ causalConsistency: true })
+        try {
+          peer.faults.inject('insert', { kind: 'replicationLag', ms: LAG_MS }, 1)
+          await plantsOf(client).insertOne({ _id: 1 }, { writeConcern: { w: 1 }, session })
+          expect(await majorityRead(client, 1), 'outside the session').to.equal(null)
+          const read = await plantsOf(client).findOne({ _id: 1 }, { readConcern: { level: 'majority' }, session })
+          expect(read, 'in the session, after its write').to.deep.equal({ _id: 1 })
+        } finally {
+          await session.endSession()
+        }
       })
     })
   })
