@@ -1,3 +1,5 @@
+import type { Clock } from '../../core/index.js'
+
 /**
  * Says when a MongoDB client has found no server it can reach for too long to be trusted to
  * recover by itself. The driver normally follows a server that goes and comes back, but its monitor can be
@@ -16,14 +18,14 @@ export interface ClientWatchdog {
   readonly failedUnreachable: () => boolean
 }
 
-export const makeClientWatchdog = (replaceAfterMs: number, now: () => number = () => performance.now()): ClientWatchdog => {
+export const makeClientWatchdog = (replaceAfterMs: number, clock: Pick<Clock, 'now'>): ClientWatchdog => {
   let failingSince: number | undefined
   return {
     succeeded: () => {
       failingSince = undefined
     },
     failedUnreachable: () => {
-      const at = now()
+      const at = clock.now()
       failingSince ??= at
       if (at - failingSince < replaceAfterMs) return false
       failingSince = at

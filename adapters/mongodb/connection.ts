@@ -2,10 +2,11 @@ import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Collection, Db, TopologyDescriptionChangedEvent } from 'mongodb'
-import { storageMisconfigured, storageUnavailable, type StorageUnavailable } from '../../core/index.js'
+import { storageMisconfigured, storageUnavailable, type Clock, type StorageUnavailable } from '../../core/index.js'
 import { clientOptionsFor, namesWriteConcernTimeout, writeConcernTimeoutWithin, type MongoTimeouts } from './client-options.js'
 import { makeClientWatchdog } from './client-watchdog.js'
 import { configurationFaultIn } from './configuration-fault.js'
+import { makeFaultHold } from './fault-hold.js'
 import { isDeadlineExceeded, noTimeLeft, withinDeadline } from './deadline.js'
 import {
   insertBatchLimitsFor,
@@ -60,6 +61,8 @@ export interface MongoConnectionSettings {
   readonly dbName: string
   readonly collectionName: string
   readonly timeouts: MongoTimeouts
+  /** What every deadline and timer of the adapter's storage calls reads. */
+  readonly clock: Clock
 }
 
 /**
@@ -159,7 +162,7 @@ const closeAfterInFlight = async ({ client, inFlight }: ClientInUse): Promise<vo
 const connectionOver = (first: MongoClient, settings: MongoConnectionSettings): MongoConnection => {
   let current = inUse(first, settings)
   const retiring = new Set<Promise<void>>()
-  const watchdog = makeClientWatchdog(settings.timeouts.replaceClientAfterMs)
+  const watchdog = makeClientWatchdog(settings.timeouts.replaceClientAfterMs, settings.clock)
   let closing: Promise<void> | undefined
 
   // New calls go to a fresh client at once; the old one is closed when its calls have answered.
@@ -201,11 +204,8 @@ const connectionOver = (first: MongoClient, settings: MongoConnectionSettings): 
     }
   }
 
-  // A configuration fault a store call met, kept for readiness: a missing privilege or a write
-  // concern the replica set cannot satisfy shows on writes only, never on a ping.
-  let heldFault: { readonly fault: StorageUnavailable; readonly until: number } | undefined
-  const faultHeld = (): StorageUnavailable | undefined =>
-    heldFault !== undefined && performance.now() < heldFault.until ? heldFault.fault : undefined
+  // A configuration fault a store call met, kept for readiness (fault-hold.ts).
+  const heldFault = makeFaultHold<StorageUnavailable>(settings.timeouts.configurationFaultHeldMs, settings.clock)
 
   const misconfigured = (error: unknown): StorageUnavailable | undefined => {
     const fault = configurationFaultIn(error)
@@ -223,12 +223,12 @@ const connectionOver = (first: MongoClient, settings: MongoConnectionSettings): 
     if (withinMs <= 0) return E.left(storageUnavailable(noTimeLeft()))
     try {
       const result = await run(Math.min(settings.timeouts.operationMs, withinMs), work)
-      heldFault = undefined
+      heldFault.succeeded()
       return E.right(result)
     } catch (error) {
       const fault = misconfigured(error)
       if (fault !== undefined) {
-        heldFault = { fault, until: performance.now() + settings.timeouts.configurationFaultHeldMs }
+        heldFault.met(fault)
         return E.left(fault)
       }
       if (meansStorageUnavailable(error)) return E.left(storageUnavailable(error))
@@ -239,7 +239,7 @@ const connectionOver = (first: MongoClient, settings: MongoConnectionSettings): 
   const probe = <A>(work: (on: MongoWork) => Promise<A>): TE.TaskEither<StorageUnavailable, A> => async () => {
     try {
       const result = await run(settings.timeouts.readinessMs, work)
-      const held = faultHeld()
+      const held = heldFault.held()
       return held === undefined ? E.right(result) : E.left(held)
     } catch (error) {
       return E.left(misconfigured(error) ?? storageUnavailable(error))

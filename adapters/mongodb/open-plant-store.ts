@@ -1,10 +1,10 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import type { PlantStore } from '../../core/index.js'
+import type { Clock, PlantStore } from '../../core/index.js'
 import { resolveTimeouts, type MongoTimeouts } from './client-options.js'
 import { makeMongoConnection, type InvalidMongoSettings } from './connection.js'
 import { makeMongoPlantStore } from './plant-store.js'
-import { MAX_TIMER_MS, wholeNumberOption } from '../../wire/index.js'
+import { MAX_TIMER_MS, systemClock, wholeNumberOption } from '../../wire/index.js'
 
 /** Where and how to keep plants in MongoDB. */
 export interface MongoPlantStoreSettings {
@@ -22,6 +22,11 @@ export interface MongoPlantStoreSettings {
    * number of milliseconds from 1 to 2147483647 (the longest a Node timer waits).
    */
   readonly timeouts?: Partial<MongoTimeouts>
+  /**
+   * What the adapter's timed policies read (deadlines, how long a configuration fault is held
+   * for readiness, when a client is replaced); the system clock by default.
+   */
+  readonly clock?: Clock
 }
 
 /** A plant store backed by MongoDB, and the way to let go of its connections. */
@@ -43,7 +48,13 @@ export const openMongoPlantStore = (
   pipe(
     checkedTimeouts(settings.timeouts),
     E.chain((timeouts) =>
-      makeMongoConnection({ uri: settings.uri, dbName: settings.dbName, collectionName: settings.collectionName ?? 'plants', timeouts }),
+      makeMongoConnection({
+        uri: settings.uri,
+        dbName: settings.dbName,
+        collectionName: settings.collectionName ?? 'plants',
+        timeouts,
+        clock: settings.clock ?? systemClock,
+      }),
     ),
     E.map((connection) => ({ store: makeMongoPlantStore(connection), close: connection.close })),
   )

@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import type { MongoClient } from 'mongodb'
 import { makeMongoConnection, type MongoConnection } from '../../../../adapters/mongodb/connection.js'
+import { systemClock } from '../../../../wire/index.js'
 import { expectRight } from '../../../support/either.js'
 import { notWritablePrimary } from '../../../support/mongo-peer/faults.js'
 import { PEER_MONITORING_MODES, startMongoPeer, type MongoPeer } from '../../../support/mongo-peer/server.js'
@@ -26,7 +27,7 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`when the MongoDB conne
   beforeEach(async function () {
     peer = await startMongoPeer({ monitoring })
     connection = expectRight(
-      makeMongoConnection({ uri: peer.uri, dbName: freshDbName('replacement'), collectionName: 'plants', timeouts: TEST_TIMEOUTS }),
+      makeMongoConnection({ uri: peer.uri, dbName: freshDbName('replacement'), collectionName: 'plants', timeouts: TEST_TIMEOUTS, clock: systemClock }),
     )
     expectRight(await ping())
   })
