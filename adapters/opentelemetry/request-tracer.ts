@@ -1,5 +1,5 @@
 import type { Context, Tracer } from '@opentelemetry/api'
-import type { RequestSpan, RequestTracer, TraceParent } from '../../wire/index.js'
+import { isFailureStatus, type RequestSpan, type RequestTracer, type TraceParent } from '../../wire/index.js'
 import { plantStoreTracer } from './tracer.js'
 import { context, createTraceState, isSpanContextValid, SpanKind, SpanStatusCode, trace } from './peers.js'
 
@@ -15,8 +15,9 @@ export type TracedRequest = RequestSpan
  * `<method> <route>` (`POST /plants`), a child of the caller's `traceparent` when it sent one,
  * current while the request is handled (so the ports' spans are its children), with the HTTP
  * semantic conventions' `http.request.method`, `http.route` and `http.response.status_code`; a
- * 5xx marks it as an error. The parent is read from the header by the HTTP adapter itself, so it
- * is honoured whatever propagator the host registered, or none.
+ * failure (`isFailureStatus`: a 5xx but 501) marks it as an error. The parent is read from the
+ * header by the HTTP adapter itself, so it is honoured whatever propagator the host registered,
+ * or none.
  */
 export const openTelemetryRequestTracer = (
   tracer: Tracer = plantStoreTracer(),
@@ -37,7 +38,7 @@ export const openTelemetryRequestTracer = (
         span.updateName(`${method} ${route}`)
         span.setAttribute('http.route', route)
         span.setAttribute('http.response.status_code', status)
-        if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR })
+        if (isFailureStatus(status)) span.setStatus({ code: SpanStatusCode.ERROR })
         span.end()
       },
     }

@@ -41,3 +41,20 @@ export const decodersBusy: RequestProblem = { _tag: 'DecodersBusy' }
 export const connectionsOverShare: RequestProblem = { _tag: 'ConnectionsOverShare' }
 /** The request's deadline passed before its body was in: the server cannot tell whose slowness it was. */
 export const deadlinePassed: RequestProblem = { _tag: 'DeadlinePassed' }
+
+const PROTOCOL_REFUSALS: ReadonlySet<RequestProblem['_tag']> = new Set([
+  'MalformedRequest',
+  'HeadersTooLarge',
+  'RequestTimeout',
+  'ExpectationFailed',
+  'MethodNotImplemented',
+  'UnknownMethod',
+  'UnknownTransferCoding',
+])
+
+/**
+ * Whether a problem refuses the request's framing or head, not its content: the connection is
+ * closed after its answer, since what follows on it (a body coded as the server cannot read, the
+ * rest of a head it could not parse) cannot be told apart from the next request.
+ */
+export const refusesTheProtocol = (problem: { readonly _tag: string }): boolean => PROTOCOL_REFUSALS.has(problem._tag as RequestProblem['_tag'])

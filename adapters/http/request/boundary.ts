@@ -6,8 +6,9 @@ import type { AnswerRequest } from '../context/route.js'
 import { describeCause, describeCauseBriefly } from '../errors/describe-cause.js'
 import { untraced, type HttpObserver, type Logger, type RequestSpan, type RequestTracer, type TraceParent } from '../ports/telemetry.js'
 import { traceParentFrom } from './trace-parent.js'
-import { unexpectedFailure } from '../errors/problems.js'
+import { refusesTheProtocol, unexpectedFailure } from '../errors/problems.js'
 import type { Clock } from '../../../core/index.js'
+import { isFailureStatus } from '../../../wire/index.js'
 import { toErrorResponse, type Problem } from '../errors/error-response.js'
 
 export interface RequestBoundaryDeps {
@@ -201,7 +202,8 @@ interface RequestLogLine {
  * a stack per request. Storage refusing the service's configuration is an error an operator must
  * correct, named with its cause. A store that is full (507) is the bound doing its work. A token
  * signed with a key nobody publishes is a refusal (401) like any other, named apart so that a
- * forgery or a missed rotation can be told from a bad token. Any other 5xx is a defect worth its
+ * forgery or a missed rotation can be told from a bad token. A 501 refuses what the client sent,
+ * as a 4xx does (`isFailureStatus`). Any other 5xx is a defect worth its
  * whole description.
  */
 const requestLogLine = (problem: Problem | undefined, status: number): RequestLogLine => {
@@ -226,7 +228,7 @@ const requestLogLine = (problem: Problem | undefined, status: number): RequestLo
     case 'StorageFull':
       return { level: 'warn', message: 'request refused: storage full' }
     default:
-      return status >= 500 ? { level: 'error', message: 'request failed', cause: 'whole' } : { level: 'info', message: 'request' }
+      return isFailureStatus(status) ? { level: 'error', message: 'request failed', cause: 'whole' } : { level: 'info', message: 'request' }
   }
 }
 
@@ -256,6 +258,7 @@ const methodLabel = (method: string): string => (STANDARD_METHODS.has(method) ? 
  * - the request's body has not all arrived: it was refused before its body was read (401, 403,
  *   413, 415...), and keeping the connection would mean reading, for as long as the client takes,
  *   a body that will be thrown away;
+ * - the request was refused at the protocol level (its framing or head: `refusesTheProtocol`);
  * - the service is draining before it stops: each kept-alive client learns from its last
  *   response that the connection ends, instead of finding it closed under its next request.
  * Called once the request has been answered. A plant is answered only once its body was read
@@ -264,6 +267,10 @@ const methodLabel = (method: string): string => (STANDARD_METHODS.has(method) ? 
  */
 const closeConnectionWhenDone = (ctx: Koa.Context, answer: Answer | undefined, draining: () => boolean): Promise<void> | undefined => {
   if (draining()) {
+    ctx.set('Connection', 'close')
+    return undefined
+  }
+  if (answer?._tag === 'Problem' && refusesTheProtocol(answer.problem)) {
     ctx.set('Connection', 'close')
     return undefined
   }

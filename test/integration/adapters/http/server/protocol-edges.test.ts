@@ -61,6 +61,25 @@ describe('HTTP edge cases, answered as RFC 9110 and 9112 say', function () {
     expect(JSON.parse(response.body)).to.have.property('message').that.includes('chunked')
   })
 
+  // A 501 refuses what the client sent, as a 4xx does: logged as a refusal, never as the service
+  // failing, and the connection closed after it as after every refusal of the framing, even when
+  // the chunked body has all arrived.
+  it('answers gzip, chunked (and , chunked) with a whole body 501, logs it as a refusal, and closes', async function () {
+    for (const [coding, token] of [['gzip, chunked', TOKEN], [', chunked', TOKEN], ['gzip, chunked', undefined]] as const) {
+      const connection = await openRaw(app.url)
+      connection.write(
+        `POST /plants HTTP/1.1\r\nHost: test\r\n${token === undefined ? '' : `Authorization: Bearer ${token}\r\n`}Content-Type: application/json\r\n` +
+          `Transfer-Encoding: ${coding}\r\n\r\n0\r\n\r\n`,
+      )
+      expect(await settlesWithin(connection.closed, WAIT_MS), `closed by the server: ${coding}`).to.equal(true)
+      const response = expectOneRawErrorDocument(connection.received(), 501)
+      expect(response.headers['connection'], coding).to.equal('close')
+      const line = app.log.lines.find((entry) => entry['requestId'] === response.headers['x-request-id'])
+      expect(line, `the request's log line: ${coding}`).to.include({ level: 'info', msg: 'request', status: 501 })
+      expect(line, coding).to.not.have.property('cause')
+    }
+  })
+
   it('answers 400 to a Transfer-Encoding whose last coding is not chunked, and closes', async function () {
     const received = await exchange(`POST /plants HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${TOKEN}\r\nTransfer-Encoding: gzip\r\n\r\nabc`)
     expect(expectOneRawErrorDocument(received, 400).headers['connection']).to.equal('close')
