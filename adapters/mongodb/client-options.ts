@@ -54,17 +54,16 @@ export const resolveTimeouts = (given: Partial<MongoTimeouts> = {}): MongoTimeou
 }
 
 /**
- * How long MongoDB may wait for an insert's write concern, given the time its call has left:
- * nearly all of it, so that a majority that is slow but comes before the deadline is a 200, not a
- * write concern error for a plant that is stored. The twentieth kept back is for what follows
- * the wait (the reply's way back, reading it): the server's own answer, a write concern error
- * that leaves the connection in the pool, comes before the deadline cuts the reply, which would
- * cost the connection (the driver destroys it; in production a new TCP and TLS handshake and an
- * authentication for the next call). Set per insert, from the deadline of the create it is sent
- * under, since a create may have waited for a place on the wire. Never 0, which would have the
- * server wait for ever.
+ * How long MongoDB may wait for an insert's write concern, given the time its life has left (until
+ * the latest deadline among its creates, see insert-batches.ts): nearly all of it, so that a
+ * majority that is slow but comes before the deadline is a 200, not a write concern error for a
+ * plant that is stored. The hundredth kept back is for what follows the wait (the reply's way
+ * back, reading it): the server's own answer, a write concern error that leaves the connection in
+ * the pool, comes before the deadline cuts the reply, which would cost the connection (the driver
+ * destroys it; in production a new TCP and TLS handshake and an authentication for the next
+ * call). Never 0, which would have the server wait for ever.
  */
-export const writeConcernTimeoutWithin = (msLeft: number): number => Math.max(1, Math.floor((msLeft * 19) / 20))
+export const writeConcernTimeoutWithin = (msLeft: number): number => Math.max(1, Math.floor((msLeft * 99) / 100))
 
 /**
  * Whether the connection string bounds the server's wait for the write concern itself

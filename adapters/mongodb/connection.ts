@@ -7,29 +7,28 @@ import { clientOptionsFor, namesWriteConcernTimeout, writeConcernTimeoutWithin, 
 import { makeClientWatchdog } from './client-watchdog.js'
 import { configurationFaultIn } from './configuration-fault.js'
 import { makeFaultHold } from './fault-hold.js'
-import { isDeadlineExceeded, noTimeLeft, withinDeadline } from './deadline.js'
-import {
-  insertBatchLimitsFor,
-  makeInsertBatches,
-  type InsertBatches,
-  type InsertResult,
-  type WriteConcernWithin,
-} from './insert-batches.js'
+import { deadlinePassed, isDeadlineExceeded, noTimeLeft, withinDeadline } from './deadline.js'
+import { insertBatchLimitsFor, makeInsertBatches, type InsertBatches, type InsertResult } from './insert-batches.js'
+import { sendInsertInto, type WriteConcernWithin } from './insert-command.js'
 import type { PlantDocument } from './plant-document.js'
 import { refusedOptionsOf } from './refused-options.js'
 import { notWritableStateOf } from './writable-server.js'
 import { meansServerUnreachable, meansStorageUnavailable } from './unavailability.js'
-import { MongoClient, MongoClientClosedError, WriteConcern } from './peers.js'
+import { MongoClient, MongoClientClosedError } from './peers.js'
 
 /** What one store call gets to work with. */
 export interface MongoWork {
   readonly db: Db
   readonly plants: Collection<PlantDocument>
-  /** Aborted when the call's deadline has passed. */
-  readonly signal: AbortSignal
   /**
-   * Inserts a plant's document within this call's deadline, in one batch with the documents
-   * other calls insert at the same moment (see insert-batches.ts).
+   * Runs driver work bounded by the call's deadline: its signal aborts then, and the call is
+   * answered then (see deadline.ts). A timer and an AbortController of its own: for the work
+   * beside the insert, which the insert's own life bounds.
+   */
+  readonly within: <A>(work: (signal: AbortSignal) => Promise<A>) => Promise<A>
+  /**
+   * Inserts a plant's document, answered by this call's deadline at the latest, in one insert
+   * with the documents other calls insert at the same moment (see insert-batches.ts).
    */
   readonly insert: (document: PlantDocument) => Promise<InsertResult>
 }
@@ -101,8 +100,10 @@ interface ClientInUse {
   readonly plants: Collection<PlantDocument>
   readonly batches: InsertBatches
   readonly inFlight: Set<Promise<unknown>>
-  /** Connects the client, once: after a success the driver's monitor keeps the topology. */
-  readonly connected: () => Promise<void>
+  /** Whether the client has connected: after a success the driver's monitor keeps the topology. */
+  readonly isConnected: () => boolean
+  /** Connects the client. */
+  readonly connect: () => Promise<void>
   /** Whether the driver knows a server it can send a write to now (a primary, a router, a standalone). */
   readonly writableServerKnown: () => boolean
 }
@@ -118,8 +119,7 @@ const inUse = (client: MongoClient, settings: MongoConnectionSettings): ClientIn
   // when it does not), so a connected client is not asked again: connect() costs a chain of
   // promises on every call.
   let isConnected = false
-  const connected = async (): Promise<void> => {
-    if (isConnected) return
+  const connect = async (): Promise<void> => {
     await client.connect()
     isConnected = true
   }
@@ -128,13 +128,15 @@ const inUse = (client: MongoClient, settings: MongoConnectionSettings): ClientIn
     client,
     db,
     plants,
-    batches: makeInsertBatches(
-      plants,
-      insertBatchLimitsFor(client.options.maxPoolSize, settings.timeouts.operationMs),
-      writeConcernWithinFor(plants, settings.uri),
-    ),
+    batches: makeInsertBatches({
+      clock: settings.clock,
+      limits: insertBatchLimitsFor(client.options.maxPoolSize, settings.timeouts.operationMs),
+      send: sendInsertInto(plants, writeConcernWithinFor(plants, settings.uri)),
+      deadlinePassed,
+    }),
     inFlight: new Set(),
-    connected,
+    isConnected: () => isConnected,
+    connect,
     writableServerKnown: () => notWritable === undefined,
   }
 }
@@ -145,7 +147,8 @@ const inUse = (client: MongoClient, settings: MongoConnectionSettings): ClientIn
 const writeConcernWithinFor = (plants: Collection<PlantDocument>, uri: string): WriteConcernWithin => {
   if (namesWriteConcernTimeout(uri)) return () => undefined
   const { w, journal } = plants.writeConcern ?? {}
-  return (msLeft) => new WriteConcern(w, writeConcernTimeoutWithin(msLeft), journal)
+  const base = { ...(w === undefined ? {} : { w }), ...(journal === undefined ? {} : { journal }) }
+  return (msLeft) => ({ ...base, wtimeoutMS: writeConcernTimeoutWithin(msLeft) })
 }
 
 // Only a server that cannot be reached can leave the driver wedged: a deadline that passed while
@@ -180,15 +183,16 @@ const connectionOver = (first: MongoClient, settings: MongoConnectionSettings): 
   const run = async <A>(deadlineMs: number, work: (on: MongoWork) => Promise<A>): Promise<A> => {
     if (closing !== undefined) throw new MongoClientClosedError()
     const on = current
-    const call = withinDeadline(deadlineMs, async (signal, deadline) => {
-      await on.connected()
-      return work({
-        db: on.db,
-        plants: on.plants,
-        signal,
-        insert: (document) => on.batches.insert(document, { signal, deadline }),
-      })
-    })
+    const deadline = settings.clock.now() + deadlineMs
+    const within = <B>(bounded: (signal: AbortSignal) => Promise<B>): Promise<B> => withinDeadline(settings.clock, deadline, bounded)
+    const onWork: MongoWork = {
+      db: on.db,
+      plants: on.plants,
+      within,
+      insert: (document) => on.batches.insert(document, deadline),
+    }
+    // Connected, a call is its work alone: no timer of its own, as its insert answers by its deadline.
+    const call = on.isConnected() ? work(onWork) : within(on.connect).then(() => work(onWork))
     on.inFlight.add(call)
     // Only the current client's calls speak for it: a late answer from a client already retired
     // must neither reset the fresh one's clock nor retire it.

@@ -23,7 +23,7 @@ export interface MongoPlantStoreSettings {
    */
   readonly timeouts?: Partial<MongoTimeouts>
   /**
-   * What the adapter's timed policies read (deadlines, how long a configuration fault is held
+   * What the adapter's timed policies read (deadlines and the inserts' lives, how long a configuration fault is held
    * for readiness, when a client is replaced); the system clock by default.
    */
   readonly clock?: Clock

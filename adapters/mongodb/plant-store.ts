@@ -22,14 +22,14 @@ import { ReadConcern, ReadPreference } from './peers.js'
  */
 export const makeMongoPlantStore = (mongo: MongoConnection): PlantStore => ({
   insertUnlessExists: (plant, options) => mongo.attempt((on) => insertOrRead(on, plant), options?.withinMs),
-  checkReady: () => mongo.probe(({ db, signal }) => checkWritable(db, signal)),
+  checkReady: () => mongo.probe(({ db, within }) => within((signal) => checkWritable(db, signal))),
 })
 
 // The insert goes in a batch with those of other calls (insert-batches.ts); its outcome is its own.
-const insertOrRead = async ({ plants, signal, insert }: MongoWork, plant: NewPlant): Promise<InsertOutcome> =>
+const insertOrRead = async ({ plants, within, insert }: MongoWork, plant: NewPlant): Promise<InsertOutcome> =>
   (await insert(toPlantDocument(plant))) === 'inserted'
     ? inserted(plant)
-    : alreadyStored(await readStored(plants, plant.id, signal))
+    : alreadyStored(await within((signal) => readStored(plants, plant.id, signal)))
 
 /**
  * The plant under a taken id, read from the primary with read concern "majority": what the

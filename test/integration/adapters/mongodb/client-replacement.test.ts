@@ -14,7 +14,7 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`when the MongoDB conne
   let peer: MongoPeer
   let connection: MongoConnection
   const clientNow = async (): Promise<MongoClient> => expectRight(await connection.probe(async ({ db }) => db.client)())
-  const ping = () => connection.probe(({ db, signal }) => db.command({ ping: 1 }, { signal }))()
+  const ping = () => connection.probe(({ db, within }) => within((signal) => db.command({ ping: 1 }, { signal })))()
 
   // Readiness probes, one after the other, for longer than the watchdog's period.
   const probeThroughThePeriod = async (): Promise<void> => {

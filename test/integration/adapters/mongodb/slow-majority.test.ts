@@ -22,16 +22,21 @@ describe('a slow majority (wire peer)', function () {
   const tagOf = (outcome: Awaited<ReturnType<ReturnType<ReturnType<typeof openStore>['store']['insertUnlessExists']>>>): string =>
     E.isRight(outcome) ? outcome.right._tag : outcome.left._tag
 
-  // Creates arriving every 15 ms share inserts while one is on the wire.
+  // Creates arriving every 15 ms, sharing inserts where they come in the same turn.
   const steadilyTags = (store: ReturnType<typeof openStore>['store'], sent: ReadonlyArray<NewPlant>): Promise<string[]> =>
     steadily(sent, 15, async (each) => tagOf(await store.insertUnlessExists(each)()))
 
   // A store whose deadline leaves the machine, past the majority's share, five of its creates.
-  // The test's own time grows with the deadline: three deadlines and 10 s for the rest.
+  // The test's own time grows with the deadline: three deadlines and 10 s for the rest. Its pool
+  // holds the creates arriving during one majority wait, as one insertOne per create would need:
+  // on a busy machine the deadline grows past what the default pool of 100 holds, and creates
+  // beyond the pool wait for a connection (small-pool.test.ts has that case).
   const storeFor = async (test: Mocha.Context, share: number, count: number) => {
     const deadlineMs = deadlineBeside(DEADLINE_MS, share, await createYardstickMs(wire.peer.uri, count, 15))
     test.timeout(10_000 + 3 * deadlineMs)
-    const { store } = wire.closeAfter(openStore(wire.peer.uri, wire.dbName, { ...TEST_TIMEOUTS, operationMs: deadlineMs }))
+    const maxPoolSize = Math.max(100, Math.ceil((share * deadlineMs) / 15) + 10)
+    const uri = `${wire.peer.uri}&maxPoolSize=${maxPoolSize}`
+    const { store } = wire.closeAfter(openStore(uri, wire.dbName, { ...TEST_TIMEOUTS, operationMs: deadlineMs }))
     return { store, deadlineMs }
   }
 

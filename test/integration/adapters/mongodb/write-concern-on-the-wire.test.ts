@@ -39,7 +39,7 @@ for (const monitoring of PEER_MONITORING_MODES) describe(`the write concern Mong
     const { wtimeout, ...rest } = plainValues(concern)
     // Nearly all of what the insert had left: above half the deadline (a busy machine's pause
     // before the send is not counted against the adapter), never past 19/20 of it.
-    const withinDeadline = typeof wtimeout === 'number' && wtimeout > 0.5 * TEST_TIMEOUTS.operationMs && wtimeout <= 0.95 * TEST_TIMEOUTS.operationMs
+    const withinDeadline = typeof wtimeout === 'number' && wtimeout > 0.5 * TEST_TIMEOUTS.operationMs && wtimeout <= 0.99 * TEST_TIMEOUTS.operationMs
     return { ...rest, wtimeout: withinDeadline ? WITHIN_DEADLINE : wtimeout }
   }
   for (const { query, expected } of cases) {
