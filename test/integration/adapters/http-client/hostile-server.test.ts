@@ -22,20 +22,18 @@ describe('plant-store/client against a hostile server', function () {
     await new Promise((resolve) => server?.close(resolve))
     server = undefined
   })
-  const create = async (url: string, timeoutMs = 5000) => {
-    const started = performance.now()
-    const result = await createPlantStoreClient({ baseUrl: url, token: 'hostile-test-token', timeoutMs }).createPlant({ id: 1n, name: 'x' })()
-    return { result, ms: performance.now() - started }
-  }
+  const create = async (url: string, timeoutMs = 5000) => ({
+    result: await createPlantStoreClient({ baseUrl: url, token: 'hostile-test-token', timeoutMs }).createPlant({ id: 1n, name: 'x' })(),
+  })
 
   it('refuses a declared 4 GiB body at once, without reading it', async function () {
     const url = await serve((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(4 * 1024 ** 3) })
       res.write('{"name":"')
     })
-    const { result, ms } = await create(url)
+    // The body never ends: read, it would end in a Timeout, not in this.
+    const { result } = await create(url)
     expect(expectLeftTag(result, 'UnexpectedResponse').detail).to.match(/larger than the 65536 bytes/)
-    expect(ms).to.be.below(2000)
   })
 
   it('stops reading an endless body at the bound', async function () {
@@ -72,9 +70,10 @@ describe('plant-store/client against a hostile server', function () {
       res.write('{')
       const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write(' ')), 100)
     })
-    const { result, ms } = await create(url, 500)
+    // The body drips for ever: only a time-out counting it ends the call (the rule's edges are
+    // test/unit/adapters/http-client/client-timeout.test.ts's, on virtual time).
+    const { result } = await create(url, 500)
     expect(expectLeftTag(result, 'TransportFailure').reason).to.equal('Timeout')
-    expect(ms).to.be.below(2000)
   })
 
   it('reads a Retry-After of 10^20 seconds as an hour', async function () {

@@ -219,11 +219,12 @@ describe('JWT authenticator with a JWKS URL', () => {
     expectRight(await verify(authenticator, current))
   })
 
-  it('answers AuthenticationUnavailable within the timeout when the provider does not answer', async () => {
+  // The answer comes when the fetch's time-out gives up on the provider, not on anything else the
+  // test could see: said by its cause, with no bound on the wall clock.
+  it('answers AuthenticationUnavailable at the timeout when the provider does not answer', async () => {
     jwks.behave('hang')
-    const started = Date.now()
-    expectLeftTag(await verify(authenticatorFor(), current), 'AuthenticationUnavailable')
-    expect(Date.now() - started).to.be.below(TIMEOUT_MS + 4_000)
+    const { cause } = expectLeftTag(await verify(authenticatorFor(), current), 'AuthenticationUnavailable')
+    expect(cause).to.have.property('code', 'ERR_JWKS_TIMEOUT')
   })
 
   it('after a failed fetch, waits the cool-down before asking the provider again, then recovers', async () => {
@@ -338,9 +339,9 @@ describe('JWT authenticator with a JWKS URL', () => {
         audience: AUDIENCE,
         clockToleranceSeconds: 30,
       })
-      const started = Date.now()
-      expectLeftTag(await verify(authenticator, current), 'AuthenticationUnavailable')
-      expect(Date.now() - started, 'ms before the answer, against a fetch timeout of 8000').to.be.below(4_000)
+      // Given up at the bound, not at the fetch's time-out: said by its cause, with no bound on the wall clock.
+      const { cause } = expectLeftTag(await verify(authenticator, current), 'AuthenticationUnavailable')
+      expect(String((cause as Error).message)).to.match(/larger than \d+ bytes/)
       await sleep(100)
       expect(jwks.endlessBytesWritten()).to.be.below(16 * DEFAULT_JWKS_OPTIONS.maxKeySetBytes)
     })

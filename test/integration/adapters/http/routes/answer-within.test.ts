@@ -40,6 +40,7 @@ describe('a POST /plants answered within answerWithinMs', function () {
     app = await startTestApp({ plantStore: slowStore(given), answerWithinMs: ANSWER_WITHIN_MS })
     const body = '{"id":1,"name":"Fern"}'
     const connection = await openRaw(app.url)
+    const timersLate = timersLateness()
     const started = performance.now()
     connection.write(
       `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
@@ -48,10 +49,13 @@ describe('a POST /plants answered within answerWithinMs', function () {
     connection.write(body)
     expect(await settlesWithin(connection.closed, 5_000), 'answered and closed').to.equal(true)
     const took = performance.now() - started
+    const lateMs = timersLate()
     expect(finalResponses(connection.received()).map((answer) => answer.status)).to.deep.equal([503])
     expect(given).to.have.length(1)
     expect(given[0], 'ms storage was given').to.be.at.most(ANSWER_WITHIN_MS - BODY_AFTER_MS + 50)
-    expect(took, 'ms from the headers to the answer').to.be.below(ANSWER_WITHIN_MS + 300)
+    expect(took, `ms from the headers to the answer (this process's timers up to ${Math.round(lateMs)} ms late)`).to.be.below(
+      ANSWER_WITHIN_MS + Math.max(300, 2 * lateMs),
+    )
   })
 
   it('answers 503 by the bound to a body still arriving when it passes', async function () {
@@ -59,14 +63,19 @@ describe('a POST /plants answered within answerWithinMs', function () {
     app = await startTestApp({ answerWithinMs: SHORT_BOUND_MS })
     const body = '{"id":2,"name":"Fern"}'
     const connection = await openRaw(app.url)
+    const timersLate = timersLateness()
     const started = performance.now()
     connection.write(
       `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
     )
-    const answered = await answerWithin(connection, SHORT_BOUND_MS + LATE_BY_AT_MOST_MS)
+    const answered = await answerWithin(connection, 5_000)
     const took = performance.now() - started
+    const lateMs = timersLate()
     connection.socket.destroy()
-    expect(answered, `answered within ${SHORT_BOUND_MS + LATE_BY_AT_MOST_MS} ms`).to.equal(true)
+    expect(answered, 'answered').to.equal(true)
+    expect(took, `ms from the headers to the answer (this process's timers up to ${Math.round(lateMs)} ms late)`).to.be.below(
+      SHORT_BOUND_MS + Math.max(LATE_BY_AT_MOST_MS, 2 * lateMs),
+    )
     expect(took, 'ms from the headers to the answer').to.be.at.least(SHORT_BOUND_MS - 50)
     expect(finalResponses(connection.received()).map((answer) => answer.status)).to.deep.equal([503])
   })
@@ -121,6 +130,20 @@ const SHORT_BOUND_MS = 300
 // What an answer may take past the bound: the stage under way when it passes (a slice of a decode,
 // the parse of a body already in), and the event loop's turn.
 const LATE_BY_AT_MOST_MS = 250
+
+// The yardstick of the bounds above: how late this process's timers came while the request was
+// out (eight test workers on two cores can hold it up for a few hundred milliseconds). An answer
+// past the bound leaves when the bound's timer fires, so it is at least that late when the
+// machine, not the service, holds the process up. The rule's edges are the unit tier's, on
+// virtual time (test/unit/adapters/http/routes/answer-deadline.test.ts, body/body-deadline.test.ts).
+const timersLateness = (): (() => number) => {
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 })
+  loopDelay.enable()
+  return () => {
+    loopDelay.disable()
+    return loopDelay.max / 1e6
+  }
+}
 
 // Whether a whole final answer came within `ms`.
 const answerWithin = async (connection: RawConnection, ms: number): Promise<boolean> => {
