@@ -249,7 +249,7 @@ describe('the compose deployment, read without a container engine', function () 
   it("gives each instance's stop more time than its drain and grace before the engine's SIGKILL", function () {
     // The service's own reading of the environment compose gives it, plus the second its logs get to flush.
     for (const [name, service] of instances) {
-      const config = loadConfig(environmentOf(service))
+      const config = loadConfig(environmentOf(service, { PLANT_STORE_TOKENS: TOKEN }))
       if (E.isLeft(config)) expect.fail(`${name}'s environment: ${config.left.join('; ')}`)
       const { drainMs, graceMs } = config.right.shutdown
       expect(durationMs(service.stop_grace_period ?? '10s'), `${name}'s stop_grace_period`).to.be.above(drainMs + graceMs + 1_000)
@@ -262,9 +262,20 @@ describe('the compose deployment, read without a container engine', function () 
     expect(Number(timeout) * 1_000).to.be.above(defaults.right.shutdown.drainMs + defaults.right.shutdown.graceMs + 1_000)
   })
 
+  it('commits no token: compose refuses to start each instance until PLANT_STORE_TOKENS is set where it runs, naming it', function () {
+    for (const [name, service] of instances) {
+      expect(() => environmentOf(service), name).to.throw(/^compose refuses to start: PLANT_STORE_TOKENS: set PLANT_STORE_TOKENS to the tokens/)
+      expect(() => environmentOf(service, { PLANT_STORE_TOKENS: '' }), `${name}, set empty`).to.throw(/PLANT_STORE_TOKENS/)
+      expect(environmentOf(service, { PLANT_STORE_TOKENS: TOKEN })['PLANT_STORE_TOKENS'], name).to.equal(TOKEN)
+    }
+    // No fallback in the file that the service would take as a token.
+    const file = readFileSync(join(ROOT, 'compose.yaml'), 'utf8')
+    for (const [, fallback = ''] of file.matchAll(/\$\{PLANT_STORE_TOKENS:?-([^}]*)\}/g)) expect.fail(`compose.yaml falls back to a token: ${fallback}`)
+  })
+
   it("lifts the instances' per-address share behind the load balancer, where every client has its address", function () {
     for (const [name, service] of instances) {
-      const config = loadConfig(environmentOf(service))
+      const config = loadConfig(environmentOf(service, { PLANT_STORE_TOKENS: TOKEN }))
       if (E.isLeft(config)) expect.fail(`${name}'s environment: ${config.left.join('; ')}`)
       expect(config.right.serverLimits.maxConnectionsPerAddress, name).to.equal(config.right.serverLimits.maxConnections)
     }
@@ -322,21 +333,21 @@ describe('the container recipe, built and run by a container engine', function (
   it('runs compose.yaml: two instances behind the load balancer store a plant on the replica set', async function () {
     const compose = [engine === 'docker' ? 'compose' : 'compose', '-f', join(ROOT, 'compose.yaml'), '-p', 'plant-store-test']
     try {
-      await run(engine, [...compose, 'up', '-d', '--build', '--wait'], { maxBuffer: 64 * 1024 * 1024 })
+      await run(engine, [...compose, 'up', '-d', '--build', '--wait'], { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, PLANT_STORE_TOKENS: TOKEN } })
       const response = await fetch('http://127.0.0.1:8080/plants', {
         method: 'POST',
-        headers: { Authorization: 'Bearer compose-token-change-me-0123456789', 'Content-Type': 'application/json' },
+        headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
         body: '{"id":9007199254740993,"name":"Fern"}',
       })
       expect(response.status).to.equal(200)
       const again = await fetch('http://127.0.0.1:8080/plants', {
         method: 'POST',
-        headers: { Authorization: 'Bearer compose-token-change-me-0123456789', 'Content-Type': 'application/json' },
+        headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
         body: '{"id":9007199254740993,"name":"Other"}',
       })
       expect(again.status, 'the other instance sees the stored plant').to.equal(409)
     } finally {
-      await run(engine, [...compose, 'down', '-v'], { maxBuffer: 64 * 1024 * 1024 }).catch(() => undefined)
+      await run(engine, [...compose, 'down', '-v'], { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, PLANT_STORE_TOKENS: TOKEN } }).catch(() => undefined)
     }
   })
 })

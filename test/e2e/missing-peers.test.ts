@@ -2,6 +2,8 @@ import { expect } from 'chai'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+// The package the HTTP adapter's /docs page reads its files from, only where the page is served.
+const DOCS_PAGE_PEER = 'swagger-ui-dist'
 import { missingPeersMessage, SUBPATH_PEERS, type PeeredSubpath } from '../../wire/peers/index.js'
 import { cleanCloneFiles, copyFiles, npm, ROOT, run } from '../support/clean-clone.js'
 import { reportPending } from '../support/pending.js'
@@ -22,9 +24,11 @@ const readmeRunLines = (): ReadonlyMap<string, ReadonlyArray<string>> =>
       .map((line) => {
         const [imported = '', , beside = ''] = line.split(' | ')
         const toRun = beside.startsWith('nothing') ? '' : (beside.split('for TypeScript')[0] ?? '')
+        // A code span is a list of packages when each of its words is a package name.
         const names = [...toRun.matchAll(/`([^`]+)`/g)]
-          .flatMap(([, text = '']) => text.split(' '))
-          .filter((name) => /^(@[a-z0-9-]+\/)?[a-z0-9][a-z0-9.-]*$/.test(name))
+          .map(([, text = '']) => text.split(' '))
+          .filter((words) => words.every((name) => /^(@[a-z0-9-]+\/)?[a-z0-9][a-z0-9.-]*$/.test(name)))
+          .flat()
         return [/`(plant-store\/[^`]+)`/.exec(imported)?.[1] ?? '', names] as const
       }),
   )
@@ -51,7 +55,9 @@ describe('the packages a subpath needs, and the message when they are missing', 
     const lines = readmeRunLines()
     const needing = [...lines].filter(([, names]) => names.length > 0).map(([subpath]) => subpath)
     expect([...needing].sort()).to.deep.equal([...SUBPATHS].sort())
-    for (const subpath of SUBPATHS) expect(lines.get(subpath), subpath).to.deep.equal(SUBPATH_PEERS[subpath])
+    // The HTTP adapter's row names, after the packages its import loads, the one the /docs page reads.
+    const named = (subpath: PeeredSubpath) => [...SUBPATH_PEERS[subpath], ...(subpath === 'plant-store/adapters/http' ? [DOCS_PAGE_PEER] : [])]
+    for (const subpath of SUBPATHS) expect(lines.get(subpath), subpath).to.deep.equal(named(subpath))
   })
 
   it("names only optional peer dependencies of package.json", function () {
@@ -84,6 +90,8 @@ describe('the packages a subpath needs, and the message when they are missing', 
     const noRouterDir = () => join(tmp, 'no-router')
     // Every peer.
     const fullDir = () => join(tmp, 'full')
+    // The HTTP adapter's peers, without the /docs page's.
+    const noDocsPageDir = () => join(tmp, 'no-docs-page')
 
     before(async function () {
       this.timeout(300_000)
@@ -106,16 +114,17 @@ describe('the packages a subpath needs, and the message when they are missing', 
       const report = JSON.parse(stdout.slice(stdout.search(/^\[/m))) as Array<{ filename: string }>
       const tarball = join(tmp, report[0]?.filename ?? 'missing.tgz')
       const install = ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', tarball]
-      for (const dir of [bareDir(), noRouterDir(), fullDir()]) {
+      for (const dir of [bareDir(), noRouterDir(), fullDir(), noDocsPageDir()]) {
         mkdirSync(dir)
         writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'consumer', private: true })}\n`)
       }
       const allButRouter = SUBPATH_PEERS['plant-store/adapters/http'].filter((name) => name !== '@koa/router')
-      const everyPeer = [...new Set(Object.values(SUBPATH_PEERS).flat())]
+      const everyPeer = [...new Set([...Object.values(SUBPATH_PEERS).flat(), DOCS_PAGE_PEER])]
       await Promise.all([
         npm(install, bareDir()),
         npm([...install, ...allButRouter.map(pinned)], noRouterDir()),
         npm([...install, ...everyPeer.map(pinned)], fullDir()),
+        npm([...install, ...SUBPATH_PEERS['plant-store/adapters/http'].map(pinned)], noDocsPageDir()),
       ])
     })
 
@@ -142,6 +151,28 @@ describe('the packages a subpath needs, and the message when they are missing', 
       const program = "const { parseExactJson } = require('plant-store/json'); console.log(typeof require('plant-store/core').createPlant, parseExactJson('{\"id\":9007199254740993}').right.id)"
       const { stdout } = await run(process.execPath, ['-e', program], { cwd: noRouterDir(), env: { PATH: process.env['PATH'] ?? '' } })
       expect(stdout).to.equal('function 9007199254740993n\n')
+    })
+
+    it('serves the HTTP adapter without swagger-ui-dist when the app has no /docs page, and names it and docsPage: false when it has', async function () {
+      const program = `
+const { createHttpApp } = await import('plant-store/adapters/http')
+const { makeInMemoryPlantStore } = await import('plant-store/adapters/in-memory')
+const { makeStaticTokenAuthenticator } = await import('plant-store/adapters/static-tokens')
+const ports = { plantStore: makeInMemoryPlantStore(), authenticator: makeStaticTokenAuthenticator(['no-docs-page-token-0123456789']) }
+const server = createHttpApp({ ...ports, docsPage: false }).listen(0, '127.0.0.1')
+await new Promise((resolve) => server.once('listening', resolve))
+const base = 'http://127.0.0.1:' + server.address().port
+const statuses = [(await fetch(base + '/openapi.json')).status, (await fetch(base + '/docs')).status]
+server.close()
+let refused = ''
+try { createHttpApp(ports) } catch (error) { refused = error.message }
+console.log(JSON.stringify({ statuses, refused }))
+`
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', program], { cwd: noDocsPageDir(), env: { PATH: process.env['PATH'] ?? '' } })
+      expect(JSON.parse(stdout)).to.deep.equal({
+        statuses: [200, 404],
+        refused: 'plant-store/adapters/http serves the /docs page from swagger-ui-dist, which is not installed: npm install swagger-ui-dist, or pass docsPage: false to createHttpApp',
+      })
     })
 
     // The adapters' peer modules are no export of the package: the program reads them by path, to

@@ -57,9 +57,11 @@ const INSTALL_LINES: ReadonlyArray<{ readonly subpath: string; readonly librarie
   .map((line) => {
     const [imported = '', , beside = ''] = line.split(' | ')
     const subpath = /`(plant-store\/[^`]+)`/.exec(imported)?.[1] ?? ''
+    // A code span is a list of packages when each of its words is a package name.
     const libraries = beside.startsWith('nothing') ? [] : [...beside.matchAll(/`([^`]+)`/g)]
-          .flatMap(([, names = '']) => names.split(' '))
-          .filter((name) => /^(@[a-z0-9-]+\/)?[a-z0-9][a-z0-9.-]*$/.test(name))
+          .map(([, names = '']) => names.split(' '))
+          .filter((names) => names.every((name) => /^(@[a-z0-9-]+\/)?[a-z0-9][a-z0-9.-]*$/.test(name)))
+          .flat()
     return { subpath, libraries }
   })
 
@@ -173,6 +175,26 @@ describe('the package, installed as a user installs it', function () {
 
   after(function () {
     if (tmp !== '') rmSync(tmp, { recursive: true, force: true })
+  })
+
+  // The README's install block for the HTTP adapter, pasted into a project: the tarball's name is
+  // the one the README gives, and npm's registry (or its cache) gives the rest. Afterwards no
+  // install script is left undecided, so npm's install-scripts warning is answered.
+  it("leaves no install script undecided after the README's HTTP adapter install block", async function () {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+    const block = /```sh\n(npm install \.\/plant-store-[^\n]+# the HTTP adapter\n(?:npm [^\n]+\n)*)```/.exec(readme)?.[1] ?? expect.fail('no HTTP adapter install block in the README')
+    const dir = join(tmp, 'readme-http-install')
+    makeConsumer(dir, [])
+    for (const line of block.trim().split('\n')) {
+      const words = line.replace(/\s+#.*$/, '').split(/\s+/)
+      const args = words.slice(1).map((word) => (/^\.\/plant-store-.*\.tgz$/.test(word) ? tarball : word))
+      await npm([...args, ...(args[0] === 'install' ? ['--no-audit', '--no-fund', '--prefer-offline'] : [])], dir)
+    }
+    const { stdout, stderr } = await npm(['install-scripts', 'ls'], dir)
+    expect(`${stdout}${stderr}`).not.to.include('@scarf/scarf')
+    expect((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { allowScripts?: unknown }).allowScripts).to.deep.equal({ '@scarf/scarf': false })
+    const again = await npm(['install', '--no-audit', '--no-fund', '--prefer-offline'], dir)
+    expect(`${again.stdout}${again.stderr}`).not.to.include('install-scripts')
   })
 
   it('packs the built library and its documents, and nothing else', function () {

@@ -106,6 +106,9 @@ const startFlood = async (url: string): Promise<Flood> => {
 
 type Environment = Readonly<Record<string, string>>
 
+// What an operator sets where compose runs: compose.yaml commits no token.
+const SHELL: Environment = { PLANT_STORE_TOKENS: 'proxy-recipe-token-0123456789' }
+
 /** The shipped recipe in front of the upstreams a suite starts, as its tests reach it. */
 interface Recipe {
   /** nginx's URL. */
@@ -136,7 +139,7 @@ const useShippedRecipe = (
       reportPending(what, binary.missing)
       this.skip()
     }
-    const env = environmentOf(composeService(readComposeFile(), 'plant-store-1'))
+    const env = environmentOf(composeService(readComposeFile(), 'plant-store-1'), SHELL)
     token = (env['PLANT_STORE_TOKENS'] ?? '').split(',')[0] ?? ''
     const upstreams = await startUpstreams(env, (instanceEnv) => {
       const instance = startServiceProcess({ ...instanceEnv, HOST: '127.0.0.1', PORT: '0' })
@@ -174,7 +177,7 @@ describe('the load balancer recipe (deploy/nginx.conf, compose.yaml) in front of
   this.timeout(300_000)
   useCurrentBuild()
   const recipe = useShippedRecipe('the load balancer recipe under load', (env, startInstance) => {
-    expect(environmentOf(composeService(readComposeFile(), 'plant-store-2')), 'both instances get one environment').to.deep.equal(env)
+    expect(environmentOf(composeService(readComposeFile(), 'plant-store-2'), SHELL), 'both instances get one environment').to.deep.equal(env)
     return Promise.all([0, 1].map(() => hostOf(startInstance(withoutStorage(env)))))
   })
 
@@ -182,6 +185,30 @@ describe('the load balancer recipe (deploy/nginx.conf, compose.yaml) in front of
     for (const instance of recipe.instances) expect(instance.child.exitCode, `an instance exited: ${instance.stderr()}`).to.equal(null)
     // Out of worker connections or open files is an alert; the recipe must have room for the load.
     expect(recipe.errorLog(), "nginx's error log").not.to.match(/\[(alert|crit|emerg)\]/)
+  })
+
+  // The contract: every response carries the caller's X-Request-Id when it sent a well-formed one,
+  // a new one otherwise. The proxy's id stands in only where the caller's would be replaced.
+  it("keeps a caller's well-formed X-Request-Id through the proxy, and gives its own only when none or a malformed one came", async function () {
+    const post = async (requestId: string | undefined, id: number): Promise<string | null> => {
+      const answer = await fetch(`${recipe.url}/plants`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${recipe.token}`, 'Content-Type': 'application/json', ...(requestId === undefined ? {} : { 'X-Request-Id': requestId }) },
+        body: JSON.stringify({ id, name: 'Fern' }),
+      })
+      expect(answer.status).to.equal(200)
+      return answer.headers.get('x-request-id')
+    }
+    const NGINX_ID = /^[0-9a-f]{32}$/
+    for (const [index, kept] of ['caller-id-1', 'order:42/retry=2', 'a'.repeat(128), 'x@y.example~_-+'].entries()) {
+      expect(await post(kept, 7_000 + index), kept).to.equal(kept)
+    }
+    for (const [index, replaced] of ['has space', 'a'.repeat(129), 'quote"d', 'semi;colon'].entries()) {
+      const answered = await post(replaced, 7_100 + index)
+      expect(answered, replaced).to.not.equal(replaced)
+      expect(answered, replaced).to.match(NGINX_ID)
+    }
+    expect(await post(undefined, 7_200)).to.match(NGINX_ID)
   })
 
   it(`holds ${CLIENTS} clients at once: every request stored, none answered 502`, async function () {

@@ -34,14 +34,22 @@ export const composeService = (compose: ComposeFile, name: string): ComposeServi
 }
 
 /**
- * A service's environment as the engine gives it when none of the variables it interpolates is
- * set in the shell: `${NAME:-default}` and `${NAME-default}` become their default.
+ * A service's environment as the engine gives it, interpolated from `shell` (the variables set
+ * where `docker compose` runs): `${NAME:-default}` and `${NAME-default}` take their default when
+ * NAME is unset (or, with the colon, empty); `${NAME:?message}` and `${NAME?message}` refuse,
+ * as compose refuses to start, with an error naming NAME and the message.
  */
-export const environmentOf = (service: ComposeService): Record<string, string> =>
+export const environmentOf = (service: ComposeService, shell: Readonly<Record<string, string>> = {}): Record<string, string> =>
   Object.fromEntries(
     Object.entries(service.environment ?? {}).map(([name, value]) => [
       name,
-      String(value).replace(/\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^}]*)\}/g, (_, fallback: string) => fallback),
+      String(value).replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(:?)([-?])([^}]*)\}/g, (_, variable: string, colon: string, kind: string, text: string) => {
+        const set = shell[variable]
+        const missing = set === undefined || (colon === ':' && set === '')
+        if (!missing) return set
+        if (kind === '-') return text
+        throw new Error(`compose refuses to start: ${variable}: ${text}`)
+      }),
     ]),
   )
 

@@ -8,7 +8,7 @@ import { SUBPATH_PEERS, type PeeredSubpath } from './subpath-peers.js'
 // before any code of ours could say which subpath needs it. The modules that use a peer's values
 // take them from here instead, loaded once while the module is evaluated: each peer is resolved
 // as this module's own static imports would be (so this loads the very file an embedder's own
-// `import` of it loads), and loaded by require, which Node (20.19 and newer) shares with import
+// `import` of it loads), and loaded by require, which Node (22.13 and newer) shares with import
 // for ES modules: one copy of each package, whose classes an embedder's instances are instances
 // of. No top-level await: a CommonJS embedder require()s these modules, and Node refuses to do
 // that to one that awaits.
@@ -35,15 +35,16 @@ const inWords = (names: ReadonlyArray<string>): string =>
  * them. `Loaded` is the caller's word for their types: `typeof` an `import type * as` of each.
  */
 export const loadPeers = <Loaded>(subpath: PeeredSubpath): Loaded => {
-  const found = SUBPATH_PEERS[subpath].map((name) => ({ name, file: fileOf(name) }))
+  const found = SUBPATH_PEERS[subpath].map((name) => ({ name, file: installedPeerFile(name) }))
   const missing = found.flatMap(({ name, file }) => (file === undefined ? [name] : []))
   if (missing.length > 0) throw new Error(missingPeersMessage(subpath, missing))
   return Object.fromEntries(found.map(({ name, file }) => [name, namespaceOf(require(file as string))])) as Loaded
 }
 
-const fileOf = (name: string): string | undefined => {
+/** `peerFile(specifier)`, or `undefined` when its package is not installed. */
+export const installedPeerFile = (specifier: string): string | undefined => {
   try {
-    return peerFile(name)
+    return peerFile(specifier)
   } catch (error) {
     if (NOT_FOUND.has((error as { code?: unknown } | null)?.code)) return undefined
     throw error

@@ -23,8 +23,10 @@ const NOT_MODIFIED = { description: 'Not modified: the copy whose ETag the reque
  * The base path goes into the path keys, not into `servers`: a generator joins the server URL and
  * the path key, and only the operation lives under the base path while /openapi.json, /healthz and
  * /readyz stay at the root. A server URL of `${basePath}` would send those three to
- * `${basePath}/healthz`; the root server `/` (resolved against wherever this document was fetched)
- * plus full path keys gives every generator the URLs the service answers.
+ * `${basePath}/healthz`. The server is `.`, which OpenAPI resolves against the URL this document
+ * was fetched from, /openapi.json at the app's own root: so wherever the app is mounted (under
+ * koa-mount, or behind a proxy that strips a prefix), the server plus the full path keys gives
+ * every generator, and the /docs page's "Try it out", the URLs the service answers there.
  */
 export const openApiDocument = (basePath: string, limits: DocumentedLimits, features: DocumentedFeatures = {}): OpenApiDocument =>
   withRequestIds(describeService(basePath, limits, features))
@@ -85,7 +87,7 @@ const describeService = (basePath: string, limits: DocumentedLimits, { crossOrig
       ].join('\n'),
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [{ url: '/', description: 'This service; path keys already include its base path.' }],
+    servers: [{ url: '.', description: 'This service, where this document was fetched from; path keys already include its base path.' }],
     security: [{ bearerAuth: [] }],
     tags: [
       { name: 'plants', description: 'Plants of the store.' },

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { peerFile } from '../../../wire/peers/index.js'
+import { dirname, join } from 'node:path'
+import { installedPeerFile } from '../../../wire/peers/index.js'
 import type { Representation } from '../context/answer.js'
 import type { RouteRequest } from '../context/route.js'
 import { represent, serveRepresentations, type FixedRepresentations } from './fixed-representations.js'
@@ -61,7 +62,21 @@ const INITIALISER = `window.addEventListener('load', function () {
 })
 `
 
-const fromSwaggerUi = (file: string): Buffer => readFileSync(peerFile(`swagger-ui-dist/${file}`))
+/** The package whose files the page serves, needed only where the page is served. */
+const DOCS_PAGE_PEER = 'swagger-ui-dist'
+
+// The folder of Swagger UI's files, from the package's own `absolute-path.js`: its main module
+// would run the browser bundle in Node (which then touches `localStorage`), and nothing here runs
+// it, only serves it. Resolved as the adapter's other peers are, so it is the embedder's copy.
+const swaggerUiFolder = (): string => {
+  const absolutePath = installedPeerFile(`${DOCS_PAGE_PEER}/absolute-path.js`)
+  if (absolutePath === undefined) {
+    throw new Error(
+      `plant-store/adapters/http serves the /docs page from ${DOCS_PAGE_PEER}, which is not installed: npm install ${DOCS_PAGE_PEER}, or pass docsPage: false to createHttpApp`,
+    )
+  }
+  return dirname(absolutePath)
+}
 
 const serve = (path: string, file: FixedRepresentations): DocsAsset => ({
   path,
@@ -70,9 +85,14 @@ const serve = (path: string, file: FixedRepresentations): DocsAsset => ({
 
 let assets: ReadonlyArray<DocsAsset> | undefined
 
-/** The page and the files it loads, each with its path; read and compressed once per process. */
+/**
+ * The page and the files it loads, each with its path; read and compressed once per process.
+ * Throws, naming the package and `docsPage: false`, where swagger-ui-dist is not installed.
+ */
 export const docsAssets = (): ReadonlyArray<DocsAsset> => {
   if (assets !== undefined) return assets
+  const folder = swaggerUiFolder()
+  const fromSwaggerUi = (file: string): Buffer => readFileSync(join(folder, file))
   const file = 'public, max-age=3600'
   const page = 'no-cache'
   assets = [

@@ -108,11 +108,12 @@ describe('the mocha configuration', function () {
     expect([passes.status, passes.stderr]).to.deep.equal([0, 'test:all: passed: npm test and npm run test:e2e\n'])
   })
 
-  it('has .ci/run run the long suite, `npm test` first', () => {
-    const commands = readFileSync(`${ROOT}.ci/run`, 'utf8')
-      .split('\n')
-      .filter((line) => /^npm (test|run test)/.test(line))
-    expect(commands).to.deep.equal(['npm run test:all'])
+  it("has .ci/run run `npm test` on each Node line, and the long suite on the image's line", () => {
+    const run = readFileSync(`${ROOT}.ci/run`, 'utf8')
+    const loop = /^for line in "\$\{NODE_LINES\[@\]\}"; do\n([^]*?)^done$/m.exec(run)?.[1] ?? expect.fail('.ci/run has no loop over NODE_LINES')
+    expect(loop).to.include('if [ "$line" = "$IMAGE_LINE" ]; then script=(run test:all); else script=(test); fi')
+    expect(loop).to.include('on_line "$line" npm "${script[@]}"')
+    expect(run).to.match(/^IMAGE_LINE=\$\(sed -n .* Dockerfile/m)
   })
 
   it('runs only the file named on the command line', async () => {

@@ -81,7 +81,7 @@ describe('the /docs page under a prefix its app does not know', function () {
   this.timeout(60_000)
   const browser = useBrowser('the /docs page under a prefix its app does not know')
 
-  it('loads its files and the document through the prefix, as behind koa-mount or a prefix-stripping proxy', async function () {
+  it("loads its files and the document through the prefix, as behind koa-mount or a prefix-stripping proxy, and its 'Try it out' posts there", async function () {
     const app = createHttpApp({ plantStore: makeInMemoryPlantStore(), authenticator: makeStaticTokenAuthenticator([TOKEN]) })
     const serveApp = app.callback()
     const seen: string[] = []
@@ -103,10 +103,23 @@ describe('the /docs page under a prefix its app does not know', function () {
         if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`)
       })
       await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/prefix/docs`)
-      await page.locator('.opblock-post').filter({ hasText: '/plants' }).waitFor({ state: 'visible' })
+      const operation = page.locator('.opblock-post').filter({ hasText: '/plants' })
+      await operation.waitFor({ state: 'visible' })
+      // A person trying the operation: the token, "Try it out" with the example body, "Execute".
+      await page.locator('button.authorize').first().click()
+      await page.locator('.dialog-ux input').first().fill(TOKEN)
+      await page.locator('.dialog-ux button.authorize').click()
+      await page.locator('.dialog-ux button.close-modal').click()
+      await operation.locator('button.try-out__btn').click()
+      await operation.locator('button.execute').click()
+      const status = operation.locator('.live-responses-table .response .response-col_status').first()
+      await status.waitFor({ state: 'visible' })
+      const answered = (await status.innerText()).trim()
       await page.close()
       expect(failed).to.deep.equal([])
       expect(seen).to.include.members(['/prefix/docs', '/prefix/docs/swagger-ui.css', '/prefix/docs/swagger-ui-bundle.js', '/prefix/docs/docs.js', '/prefix/openapi.json'])
+      expect(seen, "where 'Try it out' posted").to.include('/prefix/plants')
+      expect(answered).to.equal('200')
     } finally {
       server.closeAllConnections()
       server.close()

@@ -250,7 +250,17 @@ describe('the OpenAPI document', function () {
     it('puts the operation under the base path and keeps the service endpoints at the root', function () {
       const mounted = openApiDocument('/api/v1', { bodyLimitBytes: TEST_BODY_LIMIT_BYTES })
       expect(Object.keys(mounted.paths)).to.have.members(['/api/v1/plants', '/openapi.json', '/docs', '/healthz', '/readyz'])
-      expect(mounted.servers).to.deep.equal([{ url: '/', description: document.servers?.[0]?.description }])
+      expect(mounted.servers).to.deep.equal([{ url: '.', description: document.servers?.[0]?.description }])
+    })
+
+    // OpenAPI resolves a relative server URL against the URL the document was fetched from; the
+    // app serves it at its own root, wherever that root is mounted.
+    it('gives, joined to each path key, the URL the app answers wherever it is mounted', function () {
+      const mounted = openApiDocument('/api/v1', { bodyLimitBytes: TEST_BODY_LIMIT_BYTES })
+      for (const root of ['http://shop.example/', 'http://shop.example/shop/', 'http://shop.example/a/b/']) {
+        const server = new URL(mounted.servers?.[0]?.url ?? '', new URL('openapi.json', root)).href.replace(/\/$/, '')
+        for (const path of Object.keys(mounted.paths)) expect(`${server}${path}`, root).to.equal(`${root.replace(/\/$/, '')}${path}`)
+      }
     })
 
     it('ignores a trailing slash on the base path', function () {
