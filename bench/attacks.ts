@@ -9,6 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { ATTACKS, TOKEN, type Attack } from './attacks/attacks.js'
 import { legitimateRate, PACED_PATIENCE_MS, pacedRate } from './attacks/legitimate.js'
@@ -44,8 +45,8 @@ if (!existsSync('dist/apps/server/main.js')) {
 const plan = planPinning(allowedCores())
 const pinning = plan.load === undefined || pinSelf(plan.load) ? plan.description : `${plan.description} (the harness itself could not be pinned)`
 
-const startAttacker = (attack: Attack, port: number): ChildProcess => {
-  const { command, args } = pinned(plan.load, process.execPath, ['--import', 'tsx', 'bench/attacks/attacker.ts', attack.key, String(port)])
+const startAttacker = (attack: Attack, port: number, metricsPort: number): ChildProcess => {
+  const { command, args } = pinned(plan.load, process.execPath, ['--import', 'tsx', 'bench/attacks/attacker.ts', attack.key, String(port), String(metricsPort)])
   return spawn(command, args, { stdio: ['ignore', 'ignore', 'inherit'] })
 }
 
@@ -91,21 +92,33 @@ const rates = (aloneRates: ReadonlyArray<Phase>, beside: ReadonlyArray<Phase>): 
   }
 }
 
+// A loopback port free now, for the metrics listener of a service whose scrapes are measured.
+const freePort = async (): Promise<number> => {
+  const probe = createServer().listen(0, '127.0.0.1')
+  await once(probe, 'listening')
+  const { port } = probe.address() as AddressInfo
+  await new Promise((resolve) => probe.close(resolve))
+  return port
+}
+
 let nextId = 1
 const ids = (): number => (nextId += 1_000_000)
 
 const measure = async (attack: Attack): Promise<Row> => {
+  const metricsPort = await freePort()
   const server = await startServer({
     label: `the service (${attack.key})`,
     nodeArgs: ['dist/apps/server/main.js'],
     // The legitimate clients store a plant per request: the in-memory bound (100,000 by default) is
     // raised so the rounds measure storing, not a full store's 507.
-    env: { PLANT_STORE_TOKENS: TOKEN, IN_MEMORY_MAX_PLANTS: '20000000', ...attack.serviceEnv },
+    env: { PLANT_STORE_TOKENS: TOKEN, IN_MEMORY_MAX_PLANTS: '20000000', METRICS_PORT: String(metricsPort), ...attack.serviceEnv },
     stdoutPath: '/dev/null',
     cores: plan.server,
   })
   try {
-    const port = Number(new URL(server.url).port)
+    const publicPort = Number(new URL(server.url).port)
+    // Scrapes go to the metrics listener; plants to the public one.
+    const port = attack.legitimate === 'scrape' ? metricsPort : publicPort
     await legitimateRate(port, 1000, ids(), attack.legitimate)
     const closedAlone: Phase[] = []
     const closedBeside: Phase[] = []
@@ -114,7 +127,7 @@ const measure = async (attack: Attack): Promise<Row> => {
     for (let round = 1; round <= rounds; round += 1) {
       closedAlone.push(await legitimateRate(port, phaseMs, ids(), attack.legitimate))
       pacedAlone.push(await pacedRate(port, phaseMs, PACE_PER_SECOND, ids(), attack.legitimate))
-      const attacker = startAttacker(attack, port)
+      const attacker = startAttacker(attack, publicPort, metricsPort)
       try {
         await sleep(1500)
         closedBeside.push(await legitimateRate(port, phaseMs, ids(), attack.legitimate))
@@ -139,19 +152,22 @@ const measure = async (attack: Attack): Promise<Row> => {
 const cells = ({ alone, beside, ratios, failedAlone, failedBeside }: Rates): string =>
   `${alone.toFixed(0)} | ${beside.toFixed(0)} | **${median(ratios).toFixed(2)}** (${ratios.map((ratio) => ratio.toFixed(2)).join(', ')}) | ${failedAlone} / ${failedBeside}`
 
+const LEGITIMATE_NOTE = { json: '', gzip: ' (the legitimate clients send gzip)', scrape: ' (the legitimate clients scrape /metrics)' } as const
+
 const rows: Row[] = []
 for (const attack of chosen) rows.push(await measure(attack))
 
 const lines = [
   `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${rounds} rounds of ${phaseMs / 1000} s alone then ${phaseMs / 1000} s beside; ${pinning}. ` +
     `"One connection": POSTs one after the other on one kept-alive connection; "paced": ${PACE_PER_SECOND} POSTs a second, each on a fresh connection, ` +
-    `stored within ${PACED_PATIENCE_MS / 1000} s. Rates are plants stored a second; a ratio is the rate beside over the rate alone, the median of the rounds (each round's in brackets).`,
+    `stored within ${PACED_PATIENCE_MS / 1000} s. Rates are plants stored a second (scrapes answered a second, on the metrics listener, where the clients scrape); ` +
+    `a ratio is the rate beside over the rate alone, the median of the rounds (each round's in brackets).`,
   '',
   '| attack | what it does | one connection: alone | beside | ratio | not stored alone / beside | paced: alone | beside | ratio | not stored alone / beside | paced >= 0.9 |',
   '|---|---|---:|---:|---|---:|---:|---:|---|---:|---|',
   ...rows.map(
     ({ attack, closedLoop, paced }) =>
-      `| ${attack.key} | ${attack.description}${attack.legitimate === 'gzip' ? ' (the legitimate clients send gzip)' : ''} | ${cells(closedLoop)} | ${cells(paced)} | ${median(paced.ratios) >= GOAL ? 'met' : 'not met'} |`,
+      `| ${attack.key} | ${attack.description}${LEGITIMATE_NOTE[attack.legitimate]} | ${cells(closedLoop)} | ${cells(paced)} | ${median(paced.ratios) >= GOAL ? 'met' : 'not met'} |`,
   ),
 ]
 process.stdout.write(`${lines.join('\n')}\n`)

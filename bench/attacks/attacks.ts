@@ -12,13 +12,16 @@ export const HOST = '127.0.0.1'
 export interface Attack {
   readonly key: string
   readonly description: string
-  /** What the legitimate client beside it sends: plain JSON, or gzip-coded JSON. */
-  readonly legitimate: 'json' | 'gzip'
+  /** What the legitimate client beside it sends: plain JSON, gzip-coded JSON, or scrapes of the metrics listener. */
+  readonly legitimate: 'json' | 'gzip' | 'scrape'
   readonly serviceEnv: Readonly<Record<string, string>>
-  readonly start: (port: number) => void
+  /** Starts it against the public listener's port, and the metrics listener's when the service has one. */
+  readonly start: (port: number, metricsPort: number) => void
 }
 
 const attackerAddress = (index: number): string => `127.0.0.${2 + (index % 10)}`
+// One address each for many clients: 127.1.0.1 to 127.1.3.232 for a thousand.
+const manyAddress = (index: number): string => `127.1.${Math.floor(index / 250)}.${1 + (index % 250)}`
 
 const post = (headers: string, body: Buffer | string): Buffer =>
   Buffer.concat([
@@ -60,14 +63,21 @@ const answerCounter = (): ((chunk: Buffer) => number) => {
   }
 }
 
-/** A connection that writes `first` on connecting and `next()` after each answer, and reconnects when closed. */
-const keepSending = (port: number, localAddress: string, first: () => Buffer, next?: () => Buffer): void => {
+/**
+ * A connection that writes `first` on connecting, `next()` after each answer (or every `everyMs`
+ * when given, answered or not), and reconnects when closed.
+ */
+const keepSending = (port: number, localAddress: string, first: () => Buffer, next?: () => Buffer, everyMs?: number): void => {
   const open = (): void => {
     const socket: Socket = connect({ port, host: HOST, localAddress })
     socket.setNoDelay(true)
     socket.on('error', () => {})
     socket.on('connect', () => socket.write(first()))
-    if (next !== undefined) {
+    if (next !== undefined && everyMs !== undefined) {
+      socket.resume()
+      const timer = setInterval(() => socket.write(next()), everyMs)
+      socket.on('close', () => clearInterval(timer))
+    } else if (next !== undefined) {
       const answersIn = answerCounter()
       socket.on('data', (chunk: Buffer) => {
         for (let answers = answersIn(chunk); answers > 0; answers -= 1) socket.write(next())
@@ -95,6 +105,7 @@ const times = (count: number, each: (index: number) => void): void => {
 }
 
 const HEALTHZ = Buffer.from('GET /healthz HTTP/1.1\r\nHost: bench\r\n\r\n')
+const HALF_SENT_SCRAPE = Buffer.from('GET /metrics HTTP/1.1\r\nHost: bench\r\n')
 
 export const ATTACKS: ReadonlyArray<Attack> = [
   {
@@ -103,6 +114,20 @@ export const ATTACKS: ReadonlyArray<Attack> = [
     legitimate: 'json',
     serviceEnv: {},
     start: (port) => times(10, (i) => keepSending(port, attackerAddress(i), () => HEALTHZ, () => HEALTHZ)),
+  },
+  {
+    key: 'idle-1000',
+    description: '1,000 addresses, one kept-alive connection each asking for /healthz every 4 s, no token (1,000 ordinary clients look the same)',
+    legitimate: 'json',
+    serviceEnv: {},
+    start: (port) => times(1000, (i) => keepSending(port, manyAddress(i), () => HEALTHZ, () => HEALTHZ, 4_000)),
+  },
+  {
+    key: 'metrics-hold',
+    description: 'the metrics listener (8 slots): one half-sent request from each of 8 addresses, reopened as it is closed',
+    legitimate: 'scrape',
+    serviceEnv: {},
+    start: (_port, metricsPort) => times(8, (i) => keepSending(metricsPort, manyAddress(i), () => HALF_SENT_SCRAPE)),
   },
   {
     key: 'F1',

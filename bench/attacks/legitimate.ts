@@ -8,29 +8,37 @@ import { gzipSync } from 'node:zlib'
 import { HOST, TOKEN } from './attacks.js'
 
 export interface LegitimateRate {
-  /** POSTs answered 200 a second. */
+  /** POSTs (or scrapes) answered 200 a second. */
   readonly storedPerSecond: number
   /** Answers other than 200, and requests that got none. */
   readonly failed: number
 }
 
-// One POST: its status, or 0 when it got no whole answer within `timeoutMs` of being sent.
-const postOnce = (agent: Agent | false, port: number, body: Buffer, gzip: boolean, timeoutMs = 30_000): Promise<number> =>
+/** What a legitimate client sends: a plant as JSON, as gzip-coded JSON, or a scrape of the metrics listener. */
+export type Legitimate = 'json' | 'gzip' | 'scrape'
+
+// One request: its status, or 0 when it got no whole answer within `timeoutMs` of being sent. A
+// plant numbered `id`, or a scrape.
+const sendOnce = (agent: Agent | false, port: number, id: number, what: Legitimate, timeoutMs = 30_000): Promise<number> =>
   new Promise((resolve) => {
+    const body = what === 'scrape' ? undefined : plantBody(id, what)
     const req = request(
       {
         host: HOST,
         port,
         localAddress: HOST,
-        path: '/plants',
-        method: 'POST',
+        path: body === undefined ? '/metrics' : '/plants',
+        method: body === undefined ? 'GET' : 'POST',
         agent,
-        headers: {
-          Authorization: `Bearer ${TOKEN}`,
-          'Content-Type': 'application/json',
-          'Content-Length': body.length,
-          ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
-        },
+        headers:
+          body === undefined
+            ? {}
+            : {
+                Authorization: `Bearer ${TOKEN}`,
+                'Content-Type': 'application/json',
+                'Content-Length': body.length,
+                ...(what === 'gzip' ? { 'Content-Encoding': 'gzip' } : {}),
+              },
       },
       (res) => {
         res.resume()
@@ -44,14 +52,14 @@ const postOnce = (agent: Agent | false, port: number, body: Buffer, gzip: boolea
     req.end(body)
   })
 
-/** Sends plants numbered from `firstId` for `ms`, and counts those stored. */
-export const legitimateRate = async (port: number, ms: number, firstId: number, coding: 'json' | 'gzip'): Promise<LegitimateRate> => {
+/** Sends plants numbered from `firstId` (or scrapes) for `ms`, one after the other, and counts those answered 200. */
+export const legitimateRate = async (port: number, ms: number, firstId: number, what: Legitimate): Promise<LegitimateRate> => {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
   const started = performance.now()
   let stored = 0
   let failed = 0
   for (let id = firstId; performance.now() - started < ms; id += 1) {
-    const status = await postOnce(agent, port, plantBody(id, coding), coding === 'gzip')
+    const status = await sendOnce(agent, port, id, what)
     if (status === 200) stored += 1
     else failed += 1
   }
@@ -68,17 +76,17 @@ const plantBody = (id: number, coding: 'json' | 'gzip'): Buffer => {
 export const PACED_PATIENCE_MS = 2000
 
 /**
- * Sends `perSecond` plants a second for `ms`, each on a fresh connection, whatever the answers
- * do, and counts those stored within `PACED_PATIENCE_MS`.
+ * Sends `perSecond` plants (or scrapes) a second for `ms`, each on a fresh connection, whatever
+ * the answers do, and counts those answered 200 within `PACED_PATIENCE_MS`.
  */
-export const pacedRate = async (port: number, ms: number, perSecond: number, firstId: number, coding: 'json' | 'gzip'): Promise<LegitimateRate> => {
+export const pacedRate = async (port: number, ms: number, perSecond: number, firstId: number, what: Legitimate): Promise<LegitimateRate> => {
   const started = performance.now()
   const sent: Promise<number>[] = []
   for (let i = 0; i < (ms * perSecond) / 1000; i += 1) {
     const due = started + (i * 1000) / perSecond
     const wait = due - performance.now()
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
-    sent.push(postOnce(false, port, plantBody(firstId + i, coding), coding === 'gzip', PACED_PATIENCE_MS))
+    sent.push(sendOnce(false, port, firstId + i, what, PACED_PATIENCE_MS))
   }
   const statuses = await Promise.all(sent)
   const stored = statuses.filter((status) => status === 200).length

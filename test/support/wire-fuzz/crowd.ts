@@ -1,6 +1,7 @@
-// Many connections from several loopback addresses (127.0.0.x, each a client of its own to the
-// service's shares), held open while a scenario plays: what a botnet, or one site's clients, do
-// to a service's connection slots. Each holds its slot in one way: saying nothing, headers half
+// Many connections from loopback addresses (127.1.x.y, each a client of its own to the service's
+// shares), held open while a scenario plays: what a botnet, or one site's clients, do to a
+// service's connection slots: a few addresses at their share or past it, or many addresses with
+// one or two connections each, as many ordinary clients look (slowloris-style slot holding). Each holds its slot in one way: saying nothing, headers half
 // sent, a body announced that never comes or comes a byte at a time, or idle after an answer;
 // with a token or without, since a request the service refuses unread holds nothing.
 import fc from 'fast-check'
@@ -13,16 +14,17 @@ import { openWire, type Endpoint, type WireConnection } from './wire-connection.
 export type Holding = 'silent' | 'half-headers' | 'body-never-comes' | 'body-trickles' | 'idle'
 
 export interface Crowd {
-  /** Addresses 127.0.0.10 onwards, one client each. */
+  /** Addresses 127.1.0.1 onwards, one client each. */
   readonly addresses: number
   readonly perAddress: number
   readonly holding: Holding
   readonly token: TokenKind
 }
 
-/** The first loopback address a crowd connects from; the ones below are the fuzzer's own. */
-const FIRST_HOST = 10
+// The crowd's addresses, in 127.1.0.0/16: the fuzzer's own clients are in 127.0.0.0/24.
+const crowdAddress = (index: number): string => `127.1.${Math.floor(index / 250)}.${1 + (index % 250)}`
 
+/** The most addresses of a crowd of few addresses holding many connections each. */
 export const MAX_CROWD_ADDRESSES = 10
 
 /** The address of a legitimate client, which no crowd uses. */
@@ -30,16 +32,21 @@ export const LEGITIMATE_ADDRESS = '127.0.0.250'
 
 /**
  * Crowds of up to MAX_CROWD_ADDRESSES addresses, each with up to a few connections past its
- * share: with `share` the service's connections per address and `cap` its connections in all,
- * enough of them fill every slot.
+ * share, or of many addresses (from half of `cap` to past it) with one or two connections each:
+ * with `share` the service's connections per address and `cap` its connections in all, enough of
+ * either fill every slot.
  */
-export const crowd = (share: number): fc.Arbitrary<Crowd> =>
-  fc.record({
-    addresses: fc.integer({ min: 1, max: MAX_CROWD_ADDRESSES }),
-    perAddress: fc.oneof(fc.integer({ min: 1, max: share + 5 }), fc.constant(share)),
-    holding: fc.constantFrom<Holding>('silent', 'half-headers', 'body-never-comes', 'body-trickles', 'idle'),
-    token: fc.constantFrom<TokenKind>('static', 'jwt', 'none', 'jwt-unknown-key'),
-  })
+export const crowd = (share: number, cap: number): fc.Arbitrary<Crowd> =>
+  fc
+    .tuple(
+      fc.oneof(
+        fc.record({ addresses: fc.integer({ min: 1, max: MAX_CROWD_ADDRESSES }), perAddress: fc.oneof(fc.integer({ min: 1, max: share + 5 }), fc.constant(share)) }),
+        fc.record({ addresses: fc.integer({ min: Math.ceil(cap / 2), max: cap + 20 }), perAddress: fc.integer({ min: 1, max: 2 }) }),
+      ),
+      fc.constantFrom<Holding>('silent', 'half-headers', 'body-never-comes', 'body-trickles', 'idle'),
+      fc.constantFrom<TokenKind>('static', 'jwt', 'none', 'jwt-unknown-key'),
+    )
+    .map(([{ addresses, perAddress }, holding, token]) => ({ addresses, perAddress, holding, token }))
 
 // The body announced is this long; a trickle sends a byte of it at a time.
 const ANNOUNCED_BYTES = 64
@@ -72,7 +79,7 @@ export const openCrowd = async (endpoint: Endpoint, { addresses, perAddress, hol
   const bytes = opening(holding, context.tokenOf(token))
   const connections = await Promise.all(
     Array.from({ length: addresses * perAddress }, async (_, index) => {
-      const address = `127.0.0.${FIRST_HOST + (index % addresses)}`
+      const address = crowdAddress(index % addresses)
       const connection = await openWire(endpoint, address)
       if (bytes !== '') connection.write(bytes)
       return { address, connection }

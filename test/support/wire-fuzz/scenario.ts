@@ -24,6 +24,8 @@ export interface ScenarioTiming {
   readonly longPausesMs: ReadonlyArray<number>
   /** Connections per address the service allows: a crowd holds about that many from each of its addresses. */
   readonly share: number
+  /** Connections the service holds in all: a crowd of many addresses holds about that many. */
+  readonly cap: number
   /** How often a scenario is played beside a crowd, and how often it has a SIGTERM in it, from 0 to 1. */
   readonly crowdOdds: number
   readonly stopOdds: number
@@ -124,7 +126,7 @@ export const scenario = (timing: ScenarioTiming, maxActions = 8): fc.Arbitrary<S
   fc
     .record({
       listeners: fc.array(fc.constantFrom<Listener>('public', 'metrics'), { minLength: CONNECTIONS, maxLength: CONNECTIONS }),
-      crowd: sometimes(timing.crowdOdds, crowd(timing.share)),
+      crowd: sometimes(timing.crowdOdds, crowd(timing.share, timing.cap)),
       actions: fc.array(action(timing), { minLength: 1, maxLength: maxActions }),
       stop: sometimes(timing.stopOdds, stopMidRun(maxActions)),
     })

@@ -41,6 +41,7 @@ export const wireProperty = (keeper: ServiceKeeper, settings: WireFuzzSettings) 
   const timing = {
     longPausesMs: settings.longPausesMs,
     share: FUZZ_CONNECTION_CAPS.maxConnectionsPerAddress,
+    cap: FUZZ_CONNECTION_CAPS.maxConnections,
     crowdOdds: settings.crowdOdds,
     stopOdds: settings.stopOdds,
   }
