@@ -9,7 +9,6 @@ import { expectLeftTag } from '../../../support/either.js'
 // A server that is not the service, or is hostile: the client reads no more of an answer than
 // the API ever sends, within its timeout, and trusts no Retry-After beyond an hour.
 describe('plant-store/client against a hostile server', function () {
-  this.timeout(15_000)
   let server: Server | undefined
   const serve = async (respond: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> => {
     server = createServer(respond)

@@ -5,11 +5,14 @@ import { DEFAULT_JWKS_OPTIONS, makeJwtAuthenticator, type JwksKeySource } from '
 import { BearerToken, type AuthError, type Authenticator, type Identity } from '../../../../core/index.js'
 import { expectLeftTag, expectRight } from '../../../support/either.js'
 import { startJwksServer, type JwksServer } from '../../../support/jwt/jwks-server.js'
+import { yardstickMs } from '../../../support/yardstick.js'
 import { AUDIENCE, ISSUER, issueToken, makeSigningKey, sleep, SUBJECT, type SigningKey } from '../../../support/jwt/tokens.js'
 
 // Short enough to keep the suite quick, long enough that a slow machine does not blur them.
 const COOLDOWN_MS = 300
-const TIMEOUT_MS = 300
+// The fetch's time-out: 300 ms, or ten times the slowest of five fetches of a key set on this
+// machine now, when that is longer (a loopback fetch took over 300 ms at a load of 17 on 2 cores).
+let TIMEOUT_MS = 300
 
 describe('JWT authenticator with a JWKS URL', () => {
   let current: SigningKey
@@ -18,6 +21,13 @@ describe('JWT authenticator with a JWKS URL', () => {
 
   before(async () => {
     ;[current, next] = await Promise.all([makeSigningKey('RS256', 'key-2024'), makeSigningKey('RS256', 'key-2025')])
+    const yardstickServer = await startJwksServer([current.jwk])
+    try {
+      const slowestMs = await yardstickMs(5, 20, () => fetch(yardstickServer.url).then((answer) => answer.text()))
+      TIMEOUT_MS = Math.max(300, Math.ceil(10 * slowestMs))
+    } finally {
+      await yardstickServer.stop()
+    }
   })
   beforeEach(async () => {
     jwks = await startJwksServer([current.jwk])
