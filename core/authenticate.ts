@@ -18,7 +18,22 @@ export interface AuthenticateDeps {
   readonly authenticator: Authenticator
 }
 
-/** Verifies a bearer token and, when it is accepted, vouches for its owner as a Principal. */
+/**
+ * Verifies a bearer token and, when it is accepted, vouches for its owner as a Principal.
+ *
+ * @example
+ * ```ts
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { authenticate, BearerToken } from 'plant-store/core'
+ * import { makeStaticTokenAuthenticator } from 'plant-store/adapters/static-tokens'
+ *
+ * const token = BearerToken.decode('s3cret-token')
+ * if (E.isRight(token)) {
+ *   const principal = await authenticate({ authenticator: makeStaticTokenAuthenticator(['s3cret-token']) })(token.right)()
+ *   if (E.isRight(principal)) console.log(principal.right.subject)
+ * }
+ * ```
+ */
 export const authenticate =
   ({ authenticator }: AuthenticateDeps) =>
   (token: BearerToken): TE.TaskEither<AuthError, Principal> => {

@@ -12,6 +12,15 @@ import type { Authenticator, Identity } from './ports/authenticator.js'
  * other error ends the search: a token that is recognised but lacks a scope is not retried
  * elsewhere, and when an authority is unreachable the token may well have been valid, so the
  * answer is that it cannot be checked now, not that it is wrong.
+ *
+ * @example
+ * ```ts
+ * import { firstAccepting } from 'plant-store/core'
+ * import { makeStaticTokenAuthenticator } from 'plant-store/adapters/static-tokens'
+ *
+ * // The service's own tokens first, then the operators'.
+ * const authenticator = firstAccepting([makeStaticTokenAuthenticator(['service-token']), makeStaticTokenAuthenticator(['operator-token'])])
+ * ```
  */
 export const firstAccepting = (authenticators: ReadonlyNonEmptyArray<Authenticator>): Authenticator => {
   const [first, ...rest] = authenticators

@@ -17,7 +17,18 @@ export interface CreatePlantDeps {
   readonly plantStore: PlantStore
 }
 
-/** Parses untrusted input into a NewPlant, or says every field that is wrong. */
+/**
+ * Parses untrusted input into a NewPlant, or says every field that is wrong.
+ *
+ * @example
+ * ```ts
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { decodeNewPlant } from 'plant-store/core'
+ *
+ * const parsed = decodeNewPlant({ id: 7n, name: 'Fern', tag: 'outdoor' })
+ * if (E.isLeft(parsed)) console.log(parsed.left.violations) // an id sent as a JS number, say
+ * ```
+ */
 export const decodeNewPlant = (input: unknown): E.Either<InvalidInput, NewPlant> => {
   const decoded = NewPlant.decode(input)
   return E.isLeft(decoded) ? E.left(invalidInput(toViolations(decoded.left))) : decoded
@@ -33,6 +44,15 @@ export interface NewPlantFields {
 /**
  * The smart constructor for trusted callers: a NewPlant from typed fields, or `InvalidInput`
  * naming each field that breaks a rule the types cannot state (the int64 range, a lone surrogate).
+ *
+ * @example
+ * ```ts
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { newPlant } from 'plant-store/core'
+ *
+ * const plant = newPlant({ id: 9007199254740993n, name: 'Monstera deliciosa', tag: 'houseplant' })
+ * if (E.isRight(plant)) console.log(plant.right.id) // 9007199254740993n, kept exactly
+ * ```
  */
 export const newPlant = (fields: NewPlantFields): E.Either<InvalidInput, NewPlant> => decodeNewPlant(fields)
 
@@ -43,6 +63,23 @@ export type CreateNewPlantError = PlantConflict | StoreError
  * Creates a plant from a NewPlant already parsed (by `newPlant` or `decodeNewPlant`), on behalf
  * of an authenticated principal. Creating the same plant again is a replay and answers the stored
  * plant; another plant under a taken id is a `PlantConflict`. `options` go to storage as they are.
+ *
+ * @example
+ * ```ts
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { authenticate, BearerToken } from 'plant-store/core'
+ * import { makeStaticTokenAuthenticator } from 'plant-store/adapters/static-tokens'
+ * import { createNewPlant, newPlant } from 'plant-store/core'
+ * import { makeInMemoryPlantStore } from 'plant-store/adapters/in-memory'
+ *
+ * const create = createNewPlant({ plantStore: makeInMemoryPlantStore() })
+ * const token = BearerToken.decode('s3cret-token')
+ * const plant = newPlant({ id: 1n, name: 'Fern' })
+ * if (E.isRight(token) && E.isRight(plant)) {
+ *   const principal = await authenticate({ authenticator: makeStaticTokenAuthenticator(['s3cret-token']) })(token.right)()
+ *   if (E.isRight(principal)) console.log(await create(principal.right, plant.right)()) // right({ name: 'Fern' })
+ * }
+ * ```
  */
 export const createNewPlant =
   ({ plantStore }: CreatePlantDeps) =>
@@ -58,6 +95,23 @@ export const createNewPlant =
 /**
  * Creates a plant from untrusted input on behalf of an authenticated principal: the input is
  * parsed first (`InvalidInput` names every wrong field), then created as `createNewPlant` does.
+ *
+ * @example
+ * ```ts
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { authenticate, BearerToken } from 'plant-store/core'
+ * import { makeStaticTokenAuthenticator } from 'plant-store/adapters/static-tokens'
+ * import { createPlant } from 'plant-store/core'
+ * import { makeInMemoryPlantStore } from 'plant-store/adapters/in-memory'
+ *
+ * const create = createPlant({ plantStore: makeInMemoryPlantStore() })
+ * const token = BearerToken.decode('s3cret-token')
+ * if (E.isRight(token)) {
+ *   const principal = await authenticate({ authenticator: makeStaticTokenAuthenticator(['s3cret-token']) })(token.right)()
+ *   // The input is untrusted: parsed first, every wrong field named in an InvalidInput.
+ *   if (E.isRight(principal)) console.log(await create(principal.right, { id: 1n, name: 'Fern' })())
+ * }
+ * ```
  */
 export const createPlant = (deps: CreatePlantDeps) => {
   const createNew = createNewPlant(deps)

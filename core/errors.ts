@@ -80,13 +80,44 @@ export type CreatePlantError = InvalidInput | PlantConflict | StoreError
 /** Every error the domain reports as a value: authentication's and creation's. */
 export type DomainError = AuthError | CreatePlantError
 
+/**
+ * A NewPlant that breaks its rules, with each violation a client can act on.
+ *
+ * @example
+ * ```ts
+ * import { invalidInput } from 'plant-store/core'
+ *
+ * const error = invalidInput([{ path: 'name', expected: 'a string', missing: true }])
+ * ```
+ */
 export const invalidInput = (violations: ReadonlyArray<Violation>): InvalidInput => ({
   _tag: 'InvalidInput',
   violations,
 })
 
+/**
+ * Another plant already stands under this id.
+ *
+ * @example
+ * ```ts
+ * import { plantConflict, type NewPlant } from 'plant-store/core'
+ *
+ * const conflictWith = (plant: NewPlant) => plantConflict(plant.id)
+ * ```
+ */
 export const plantConflict = (id: PlantId): PlantConflict => ({ _tag: 'PlantConflict', id })
 
+/**
+ * A token that is missing, not accepted, or signed with a key the authenticator does not know.
+ *
+ * @example
+ * ```ts
+ * import * as TE from 'fp-ts/lib/TaskEither.js'
+ * import { unauthenticated, type Authenticator } from 'plant-store/core'
+ *
+ * const acceptsNobody: Authenticator = { verify: () => TE.left(unauthenticated('Invalid', 'This service accepts no token.')) }
+ * ```
+ */
 export const unauthenticated = (reason: Unauthenticated['reason'], detail: string, cause?: unknown): Unauthenticated => ({
   _tag: 'Unauthenticated',
   reason,
@@ -94,26 +125,78 @@ export const unauthenticated = (reason: Unauthenticated['reason'], detail: strin
   ...(cause === undefined ? {} : { cause }),
 })
 
+/**
+ * A token accepted for its owner, without the scope the operation requires.
+ *
+ * @example
+ * ```ts
+ * import * as TE from 'fp-ts/lib/TaskEither.js'
+ * import { insufficientScope, type Authenticator } from 'plant-store/core'
+ *
+ * const readOnly: Authenticator = { verify: () => TE.left(insufficientScope('plants:write')) }
+ * ```
+ */
 export const insufficientScope = (requiredScope: string): InsufficientScope => ({
   _tag: 'InsufficientScope',
   requiredScope,
 })
 
+/**
+ * The identity provider could not be asked, so the token could not be checked now.
+ *
+ * @example
+ * ```ts
+ * import * as TE from 'fp-ts/lib/TaskEither.js'
+ * import { authenticationUnavailable } from 'plant-store/core'
+ *
+ * const introspected = TE.tryCatch(() => fetch('https://id.example.com/introspect'), authenticationUnavailable)
+ * ```
+ */
 export const authenticationUnavailable = (cause: unknown): AuthenticationUnavailable => ({
   _tag: 'AuthenticationUnavailable',
   cause,
 })
 
+/**
+ * Storage did not answer: the plant may or may not be stored.
+ *
+ * @example
+ * ```ts
+ * import * as TE from 'fp-ts/lib/TaskEither.js'
+ * import { storageUnavailable } from 'plant-store/core'
+ *
+ * const pinged = TE.tryCatch(() => fetch('http://storage.internal/ping'), storageUnavailable)
+ * ```
+ */
 export const storageUnavailable = (cause: unknown): StorageUnavailable => ({
   _tag: 'StorageUnavailable',
   cause,
 })
 
-/** Storage refuses the service's configuration: `fault` says what an operator must correct. */
+/**
+ * Storage refuses the service's configuration: `fault` says what an operator must correct.
+ *
+ * @example
+ * ```ts
+ * import { storageMisconfigured } from 'plant-store/core'
+ *
+ * const error = storageMisconfigured('the database user may not insert into plants', new Error('not authorized'))
+ * ```
+ */
 export const storageMisconfigured = (fault: string, cause: unknown): StorageUnavailable => ({
   _tag: 'StorageUnavailable',
   cause,
   configurationFault: fault,
 })
 
+/**
+ * Storage holds as much as it may: no new plant can be stored.
+ *
+ * @example
+ * ```ts
+ * import { storageFull } from 'plant-store/core'
+ *
+ * const error = storageFull('100000 plants')
+ * ```
+ */
 export const storageFull = (limit: string): StorageFull => ({ _tag: 'StorageFull', limit })

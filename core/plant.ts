@@ -79,9 +79,32 @@ export const Plant = t.exact(
 )
 export type Plant = t.TypeOf<typeof Plant>
 
-/** What a client sees of a stored plant. */
+/**
+ * What a client sees of a stored plant.
+ *
+ * @example
+ * ```ts
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { newPlant, toPlant } from 'plant-store/core'
+ *
+ * const plant = newPlant({ id: 1n, name: 'Fern' })
+ * if (E.isRight(plant)) console.log(toPlant(plant.right)) // { name: 'Fern' }
+ * ```
+ */
 export const toPlant = ({ name, tag }: NewPlant): Plant => (tag === undefined ? { name } : { name, tag })
 
-/** Whether two plants under one id say the same thing, so a repeated create is a replay. */
+/**
+ * Whether two plants under one id say the same thing, so a repeated create is a replay.
+ *
+ * @example
+ * ```ts
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { isSamePlant, newPlant } from 'plant-store/core'
+ *
+ * const sent = newPlant({ id: 1n, name: 'Fern' })
+ * const stored = newPlant({ id: 1n, name: 'Fern', tag: 'outdoor' })
+ * if (E.isRight(sent) && E.isRight(stored)) console.log(isSamePlant(sent.right, stored.right)) // false: a conflict
+ * ```
+ */
 export const isSamePlant = (a: NewPlant, b: NewPlant): boolean =>
   a.id === b.id && a.name === b.name && a.tag === b.tag

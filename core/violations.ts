@@ -5,6 +5,16 @@ import type { Violation } from './errors.js'
  * Turns io-ts decode errors into violations a client can act on: the field path, what was
  * expected, and whether the field was missing. Unlike io-ts's PathReporter it never repeats the
  * submitted value, which may be large or private: of the value it tells only that there was none.
+ *
+ * @example
+ * ```ts
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import * as t from 'io-ts'
+ * import { toViolations } from 'plant-store/core'
+ *
+ * const decoded = t.type({ name: t.string }).decode({ name: 7 })
+ * if (E.isLeft(decoded)) console.log(toViolations(decoded.left)) // [{ path: 'name', expected: 'a string' }]
+ * ```
  */
 export const toViolations = (errors: t.Errors): ReadonlyArray<Violation> => {
   const seen = new Set<string>()

@@ -28,6 +28,14 @@ const verify = (fixture: AuthenticatorFixture, token: string): Promise<E.Either<
 /**
  * A token's pieces worth hiding: the whole, and each dot-separated part long enough not to turn
  * up in a fixed message by chance (a JWT's signature above all).
+ *
+ * @example
+ * ```ts
+ * import { tokenPiecesOf } from 'plant-store/testing'
+ *
+ * const message = 'The access token is not accepted.'
+ * const leaks = tokenPiecesOf('eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhIn0.c2lnbmF0dXJlLXNpZ25hdHVyZQ').filter((piece) => message.includes(piece))
+ * ```
  */
 export const tokenPiecesOf = (token: string): ReadonlyArray<string> => [token, ...token.split('.').filter((part) => part.length >= 16)]
 
@@ -37,7 +45,25 @@ const everythingIn = (value: unknown): string =>
     v instanceof Error ? { name: v.name, message: v.message, cause: v.cause, stack: v.stack } : typeof v === 'bigint' ? String(v) : v,
   )
 
-/** The rules every Authenticator must keep. `fixture` makes one with credentials it knows. */
+/**
+ * The rules every Authenticator must keep. `fixture` makes one with credentials it knows.
+ *
+ * @example
+ * ```ts
+ * import { describe, it } from 'node:test'
+ * import { makeStaticTokenAuthenticator } from 'plant-store/adapters/static-tokens'
+ * import { authenticatorContract } from 'plant-store/testing'
+ * import { registerWithNodeTest } from 'plant-store/testing/node-test'
+ *
+ * const fixture = async () => ({
+ *   authenticator: makeStaticTokenAuthenticator(['s3cret-token']),
+ *   known: [{ token: 's3cret-token', identity: { subject: 'static-token-1', scopes: [] } }],
+ *   unknown: ['s3cret-tokem', 'other'],
+ *   release: async () => {},
+ * })
+ * registerWithNodeTest({ describe, it }, authenticatorContract('static tokens', fixture))
+ * ```
+ */
 export const authenticatorContract = (label: string, fixture: AuthenticatorFixtureFactory): ContractSuite => {
   const rule = (name: string, id: string, statement: string, check: (f: AuthenticatorFixture) => Promise<void>): ContractCase => ({
     name,

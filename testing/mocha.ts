@@ -20,6 +20,15 @@ export interface MochaRunner {
  * name: `registerWithMocha({ describe, it }, suite)`. A case that cannot run here is pending, its
  * reason added to its title (mocha's skip takes none); one that breaks its rule fails, naming the
  * rule.
+ *
+ * @example
+ * ```ts
+ * import { describe, it } from 'mocha'
+ * import { correctMapStore, plantStoreContract } from 'plant-store/testing'
+ * import { registerWithMocha } from 'plant-store/testing/mocha'
+ *
+ * registerWithMocha({ describe, it }, plantStoreContract('a map', correctMapStore))
+ * ```
  */
 export const registerWithMocha = ({ describe, it }: MochaRunner, suite: ContractSuite): void =>
   registerContract({ describe, it, skip: skipInMocha }, suite)

@@ -17,6 +17,15 @@ export interface NodeTestRunner {
  * Registers the suite's cases with node:test, one test each in a `describe` block of the suite's
  * name: `registerWithNodeTest({ describe, it }, suite)`. A case that cannot run here is reported
  * skipped with its reason; one that breaks its rule fails, naming the rule.
+ *
+ * @example
+ * ```ts
+ * import { describe, it } from 'node:test'
+ * import { correctMapStore, plantStoreContract } from 'plant-store/testing'
+ * import { registerWithNodeTest } from 'plant-store/testing/node-test'
+ *
+ * registerWithNodeTest({ describe, it }, plantStoreContract('a map', correctMapStore))
+ * ```
  */
 export const registerWithNodeTest = ({ describe, it }: NodeTestRunner, suite: ContractSuite): void =>
   registerContract({ describe, it, skip: (reason, _self, t) => (t as NodeTestContext).skip(reason) }, suite)

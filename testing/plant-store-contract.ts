@@ -18,7 +18,17 @@ export interface PlantStoreFixture {
 /** Makes a fresh, empty store; it may call `cannotRunHere(reason)` when its storage cannot run. */
 export type PlantStoreFixtureFactory = () => Promise<PlantStoreFixture>
 
-/** A NewPlant made through the core's codec, as the core hands plants to a store. */
+/**
+ * A NewPlant made through the core's codec, as the core hands plants to a store.
+ *
+ * @example
+ * ```ts
+ * import { makeInMemoryPlantStore } from 'plant-store/adapters/in-memory'
+ * import { plantOf } from 'plant-store/testing'
+ *
+ * await makeInMemoryPlantStore().insertUnlessExists(plantOf(1n, 'Fern', 'outdoor'))()
+ * ```
+ */
 export const plantOf = (id: bigint, name: string, tag?: string): NewPlant => {
   const decoded = NewPlant.decode(tag === undefined ? { id, name } : { id, name, tag })
   if (E.isLeft(decoded)) throw new TypeError(`not a NewPlant: ${show({ id, name, tag })}`)
@@ -65,6 +75,16 @@ const AWKWARD_NAMES: ReadonlyArray<string> = ['Ficus \u{1F331} caf\u00e9 e\u0301
 /**
  * The rules every PlantStore must keep, as the core relies on them. `fixture` makes a fresh,
  * empty store for each case.
+ *
+ * @example
+ * ```ts
+ * import { describe, it } from 'node:test'
+ * import { makeInMemoryPlantStore } from 'plant-store/adapters/in-memory'
+ * import { plantStoreContract } from 'plant-store/testing'
+ * import { registerWithNodeTest } from 'plant-store/testing/node-test'
+ *
+ * registerWithNodeTest({ describe, it }, plantStoreContract('in-memory', async () => ({ store: makeInMemoryPlantStore(), release: async () => {} })))
+ * ```
  */
 export const plantStoreContract = (label: string, fixture: PlantStoreFixtureFactory): ContractSuite => {
   const rule = storeCase(fixture)
@@ -156,6 +176,17 @@ export const plantStoreContract = (label: string, fixture: PlantStoreFixtureFact
  * What a store with a bound on what it holds must keep: `fixture` makes an empty store with room
  * for exactly `room` plants such as `plantOf(id, 'p')`. Past the bound, only new ids are refused
  * (StorageFull); what is stored stays, and taken ids are still reported.
+ *
+ * @example
+ * ```ts
+ * import { describe, it } from 'node:test'
+ * import { makeInMemoryPlantStore } from 'plant-store/adapters/in-memory'
+ * import { boundedPlantStoreContract } from 'plant-store/testing'
+ * import { registerWithNodeTest } from 'plant-store/testing/node-test'
+ *
+ * const fixture = async () => ({ store: makeInMemoryPlantStore({ maxPlants: 3 }), release: async () => {} })
+ * registerWithNodeTest({ describe, it }, boundedPlantStoreContract('in-memory, 3 plants', 3, fixture))
+ * ```
  */
 export const boundedPlantStoreContract = (label: string, room: number, fixture: PlantStoreFixtureFactory): ContractSuite => {
   const rule = storeCase(fixture)

@@ -20,6 +20,19 @@ export interface ContractSuite {
  * Thrown by a case that cannot run against this adapter or on this machine (a fixture without a
  * way to cut storage off, a server that cannot start). A runner reports it as skipped, never as
  * passed.
+ *
+ * @example
+ * ```ts
+ * import { ContractSkipped, correctMapStore, plantStoreContract } from 'plant-store/testing'
+ *
+ * const [first] = plantStoreContract('a map', correctMapStore).cases
+ * try {
+ *   await first?.run()
+ * } catch (error) {
+ *   if (error instanceof ContractSkipped) console.log('skipped:', error.reason)
+ *   else throw error
+ * }
+ * ```
  */
 export class ContractSkipped extends Error {
   constructor(readonly reason: string) {
@@ -28,7 +41,17 @@ export class ContractSkipped extends Error {
   }
 }
 
-/** Says, from a fixture or a case, that it cannot run here, and why. */
+/**
+ * Says, from a fixture or a case, that it cannot run here, and why.
+ *
+ * @example
+ * ```ts
+ * import { cannotRunHere, type PlantStoreFixtureFactory } from 'plant-store/testing'
+ *
+ * const fixture: PlantStoreFixtureFactory = async () =>
+ *   cannotRunHere('no MongoDB server on this machine: set MONGODB_URI')
+ * ```
+ */
 export const cannotRunHere = (reason: string): never => {
   throw new ContractSkipped(reason)
 }
@@ -48,6 +71,16 @@ export interface TestRunner {
 /**
  * Runs one case for a runner: resolves with `undefined` when its rule holds, with the reason when
  * it cannot run here, and rejects, as the case did, when its rule is broken.
+ *
+ * @example
+ * ```ts
+ * import { attemptCase, correctMapStore, plantStoreContract } from 'plant-store/testing'
+ *
+ * for (const contractCase of plantStoreContract('a map', correctMapStore).cases) {
+ *   const skipped = await attemptCase(contractCase) // rejects when the rule is broken
+ *   console.log(contractCase.name, skipped ?? 'passed')
+ * }
+ * ```
  */
 export const attemptCase = async (contractCase: ContractCase): Promise<string | undefined> => {
   try {
@@ -59,7 +92,19 @@ export const attemptCase = async (contractCase: ContractCase): Promise<string | 
   }
 }
 
-/** Registers the suite's cases, one test each, in a `describe` block of its name. */
+/**
+ * Registers the suite's cases, one test each, in a `describe` block of its name.
+ *
+ * @example
+ * ```ts
+ * import { describe, it } from 'mocha'
+ * import { makeInMemoryPlantStore } from 'plant-store/adapters/in-memory'
+ * import { plantStoreContract, registerContract } from 'plant-store/testing'
+ *
+ * // Any runner with describe and it; this one fails a case that cannot run here.
+ * registerContract({ describe, it }, plantStoreContract('in-memory', async () => ({ store: makeInMemoryPlantStore(), release: async () => {} })))
+ * ```
+ */
 export const registerContract = (runner: TestRunner, suite: ContractSuite): void => {
   runner.describe(suite.name, () => {
     for (const contractCase of suite.cases) {
@@ -81,7 +126,17 @@ export type CaseOutcome =
   | { readonly name: string; readonly rule: string; readonly outcome: 'failed'; readonly message: string }
   | { readonly name: string; readonly rule: string; readonly outcome: 'skipped'; readonly reason: string }
 
-/** Runs every case of the suite, one after another, and reports each outcome. */
+/**
+ * Runs every case of the suite, one after another, and reports each outcome.
+ *
+ * @example
+ * ```ts
+ * import { correctMapStore, plantStoreContract, runContract } from 'plant-store/testing'
+ *
+ * const outcomes = await runContract(plantStoreContract('a map', correctMapStore))
+ * console.log(outcomes.filter(({ outcome }) => outcome === 'failed'))
+ * ```
+ */
 export const runContract = async (suite: ContractSuite): Promise<ReadonlyArray<CaseOutcome>> => {
   const outcomes: CaseOutcome[] = []
   for (const { name, rule, run } of suite.cases) {

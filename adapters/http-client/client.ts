@@ -62,6 +62,16 @@ const DEFAULT_TIMEOUT_MS = 10_000
  * a mistake in the caller's code: a TypeError for a `baseUrl` that is not an absolute http(s) URL,
  * a RangeError for a `timeoutMs` that is not a whole number from 1 to 2147483647 (which every
  * call would otherwise report as a server it cannot reach).
+ *
+ * @example
+ * ```ts
+ * import { createPlantStoreClient } from 'plant-store/client'
+ *
+ * const client = createPlantStoreClient({ baseUrl: 'https://plants.example.com/api/v1', token: 's3cret-token' })
+ * const answer = await client.promises.createPlant({ id: 9007199254740993n, name: 'Monstera deliciosa' })
+ * if (answer._tag === 'Left') console.error(answer.left._tag)
+ * else console.log(answer.right) // { name: 'Monstera deliciosa' }
+ * ```
  */
 export const createPlantStoreClient = (options: PlantStoreClientOptions): PlantStoreClient => {
   const operationUrl = operationUrlOf(options.baseUrl)

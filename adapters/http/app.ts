@@ -84,6 +84,16 @@ export interface HttpAppDeps {
  * the option, when the app is built: such a bound would otherwise bound nothing.
  * The operation lives under the base path; the OpenAPI document and the probes at the root,
  * where load balancers and tooling look for them.
+ *
+ * @example
+ * ```ts
+ * import { createHttpApp, createHttpServer } from 'plant-store/adapters/http'
+ * import { makeInMemoryPlantStore } from 'plant-store/adapters/in-memory'
+ * import { makeStaticTokenAuthenticator } from 'plant-store/adapters/static-tokens'
+ *
+ * const app = createHttpApp({ plantStore: makeInMemoryPlantStore(), authenticator: makeStaticTokenAuthenticator(['s3cret-token']) })
+ * createHttpServer(app).listen(8080, '127.0.0.1')
+ * ```
  */
 export const createHttpApp = ({
   plantStore,

@@ -41,6 +41,16 @@ export const DEFAULT_IN_MEMORY_LIMITS: InMemoryLimits = { maxPlants: 100_000, ma
  * What one plant costs the store, on the safe side: its name and tag at 2 bytes per UTF-16 code
  * unit (as the store keeps them), plus its record and its share of the id table. The store keeps
  * no heap object per plant (see `makeInMemoryPlantStore`): this memory is in a few large buffers.
+ *
+ * @example
+ * ```ts
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { newPlant } from 'plant-store/core'
+ * import { estimatedBytes } from 'plant-store/adapters/in-memory'
+ *
+ * const plant = newPlant({ id: 1n, name: 'Fern' })
+ * if (E.isRight(plant)) console.log(estimatedBytes(plant.right)) // what it counts against maxBytes
+ * ```
  */
 export const estimatedBytes = ({ name, tag }: NewPlant): number =>
   BYTES_PER_UNIT * (name.length + (tag?.length ?? 0)) + PER_PLANT_BYTES
@@ -61,6 +71,13 @@ const WHERE = 'makeInMemoryPlantStore'
  * collection to mark, a pause growing with the store, and one hash map rehashes every entry each
  * time it doubles. Its growth steps stay small: a shard of the id table, a block of records, a
  * buffer of text.
+ *
+ * @example
+ * ```ts
+ * import { makeInMemoryPlantStore } from 'plant-store/adapters/in-memory'
+ *
+ * const store = makeInMemoryPlantStore({ maxPlants: 100_000, maxBytes: 64 * 1024 * 1024 })
+ * ```
  */
 export const makeInMemoryPlantStore = (limits: Partial<InMemoryLimits> = {}): InMemoryPlantStore => {
   // Field by field: a limit given as `undefined` (from JavaScript, say) keeps its default, not no bound.

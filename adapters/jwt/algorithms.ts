@@ -21,5 +21,12 @@ export type HmacAlgorithm = (typeof HMAC_ALGORITHMS)[number]
 /**
  * The fewest bytes a secret may have for an HMAC algorithm: RFC 7518 section 3.2 asks for a key
  * at least as long as the hash output.
+ *
+ * @example
+ * ```ts
+ * import { minimumSecretBytes } from 'plant-store/adapters/jwt'
+ *
+ * minimumSecretBytes('HS256') // 32
+ * ```
  */
 export const minimumSecretBytes = (algorithm: HmacAlgorithm): number => Number(algorithm.slice(2)) / 8

@@ -19,6 +19,18 @@ import { jwtVerify } from './peers.js'
  * subject is the `sub` claim; its scopes come from `scope` or `scp`. Fetches of a remote key set
  * are reported to the observer. A number option that is not a whole number in its range (see
  * `JwksKeySource`) is a RangeError naming it, thrown here.
+ *
+ * @example
+ * ```ts
+ * import { makeJwtAuthenticator } from 'plant-store/adapters/jwt'
+ *
+ * const authenticator = makeJwtAuthenticator({
+ *   keys: { _tag: 'Jwks', url: new URL('https://id.example.com/.well-known/jwks.json'), algorithms: ['RS256'] },
+ *   issuer: 'https://id.example.com/',
+ *   audience: 'plant-store',
+ *   clockToleranceSeconds: 30,
+ * })
+ * ```
  */
 export const makeJwtAuthenticator = (
   options: JwtAuthenticatorOptions,

@@ -9,6 +9,19 @@ const MINIMUM_RSA_BITS = 2048
  * Reads a PEM public key (SPKI or PKCS#1) or X.509 certificate into a key object. A private key
  * is refused even though its public half could be derived: a verifier has no business holding
  * the signing key.
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from 'node:fs'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { algorithmsForKey, makeJwtAuthenticator, parsePublicKeyPem } from 'plant-store/adapters/jwt'
+ *
+ * const key = parsePublicKeyPem(readFileSync('issuer-public.pem', 'utf8'))
+ * const algorithms = E.isRight(key) ? algorithmsForKey(key.right) : key
+ * if (E.isRight(key) && E.isRight(algorithms)) {
+ *   makeJwtAuthenticator({ keys: { _tag: 'PublicKey', key: key.right, algorithms: algorithms.right }, issuer: 'https://id.example.com/', audience: 'plant-store', clockToleranceSeconds: 30 })
+ * }
+ * ```
  */
 export const parsePublicKeyPem = (pem: string): E.Either<string, KeyObject> => {
   if (pem.includes('PRIVATE KEY')) return E.left('a public key, not a private one')
@@ -22,6 +35,15 @@ export const parsePublicKeyPem = (pem: string): E.Either<string, KeyObject> => {
 /**
  * The algorithms a public key can verify, the usual one first; a Left says why the key is not
  * usable (an RSA key under 2048 bits, or a key type JWS has no algorithm for).
+ *
+ * @example
+ * ```ts
+ * import { generateKeyPairSync } from 'node:crypto'
+ * import { algorithmsForKey } from 'plant-store/adapters/jwt'
+ *
+ * const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+ * algorithmsForKey(publicKey) // right(['ES256'])
+ * ```
  */
 export const algorithmsForKey = (key: KeyObject): E.Either<string, ReadonlyNonEmptyArray<AsymmetricAlgorithm>> => {
   switch (key.asymmetricKeyType) {

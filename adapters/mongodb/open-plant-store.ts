@@ -41,6 +41,17 @@ export interface MongoPlantStore {
  * returns at once even while the server is down (`checkReady` says when it is reachable). Fails
  * only when the connection string or an option cannot be understood, names an option the
  * adapter refuses, or a timeout is not a whole number of milliseconds in its range.
+ *
+ * @example
+ * ```ts
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { openMongoPlantStore } from 'plant-store/adapters/mongodb'
+ *
+ * const opened = openMongoPlantStore({ uri: 'mongodb://db-1,db-2,db-3/?replicaSet=rs0', dbName: 'plants' })
+ * if (E.isLeft(opened)) throw new Error(opened.left.message)
+ * const { store, close } = opened.right
+ * process.once('SIGTERM', () => void close())
+ * ```
  */
 export const openMongoPlantStore = (
   settings: MongoPlantStoreSettings,

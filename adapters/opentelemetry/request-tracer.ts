@@ -18,6 +18,20 @@ export type TracedRequest = RequestSpan
  * failure (`isFailureStatus`: a 5xx but 501) marks it as an error. The parent is read from the
  * header by the HTTP adapter itself, so it is honoured whatever propagator the host registered,
  * or none.
+ *
+ * @example
+ * ```ts
+ * import { createHttpApp } from 'plant-store/adapters/http'
+ * import { makeInMemoryPlantStore } from 'plant-store/adapters/in-memory'
+ * import { makeStaticTokenAuthenticator } from 'plant-store/adapters/static-tokens'
+ * import { openTelemetryRequestTracer } from 'plant-store/adapters/opentelemetry'
+ *
+ * const app = createHttpApp({
+ *   plantStore: makeInMemoryPlantStore(),
+ *   authenticator: makeStaticTokenAuthenticator(['s3cret-token']),
+ *   tracer: openTelemetryRequestTracer(),
+ * })
+ * ```
  */
 export const openTelemetryRequestTracer = (
   tracer: Tracer = plantStoreTracer(),

@@ -8,6 +8,14 @@ import { plantStoreTracer } from './tracer.js'
  * request's: `plant_store.outcome` is `accepted` or the refusal's tag; only an identity provider
  * out of reach marks the span as an error (a refused token is the check doing its work). The
  * token is never put on the span. Verdicts and rejections pass through unchanged.
+ *
+ * @example
+ * ```ts
+ * import { traceAuthenticator } from 'plant-store/adapters/opentelemetry'
+ * import { makeStaticTokenAuthenticator } from 'plant-store/adapters/static-tokens'
+ *
+ * const authenticator = traceAuthenticator(makeStaticTokenAuthenticator(['s3cret-token']))
+ * ```
  */
 export const traceAuthenticator = (authenticator: Authenticator, tracer: Tracer = plantStoreTracer()): Authenticator => ({
   verify: (token: BearerToken) =>

@@ -8,6 +8,14 @@ import { plantStoreTracer } from './tracer.js'
  * a child of the request's: an insert says whether it stored the plant or found one stored
  * (`plant_store.outcome`); storage unavailable or full marks the span as an error. Answers and
  * rejections pass through unchanged.
+ *
+ * @example
+ * ```ts
+ * import { makeInMemoryPlantStore } from 'plant-store/adapters/in-memory'
+ * import { plantStoreTracer, tracePlantStore } from 'plant-store/adapters/opentelemetry'
+ *
+ * const store = tracePlantStore(makeInMemoryPlantStore(), plantStoreTracer())
+ * ```
  */
 export const tracePlantStore = (store: PlantStore, tracer: Tracer = plantStoreTracer()): PlantStore => ({
   insertUnlessExists: (plant: NewPlant, options?: InsertOptions) =>

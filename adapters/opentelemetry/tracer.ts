@@ -7,6 +7,14 @@ const SCOPE = 'plant-store'
 /**
  * The tracer of the host application's registered OpenTelemetry SDK, or the API's no-op tracer
  * while none is: asked once, it follows an SDK registered later.
+ *
+ * @example
+ * ```ts
+ * import { plantStoreTracer } from 'plant-store/adapters/opentelemetry'
+ *
+ * const span = plantStoreTracer().startSpan('import plants')
+ * span.end()
+ * ```
  */
 export const plantStoreTracer = (): Tracer => trace.getTracer(SCOPE)
 
@@ -15,6 +23,15 @@ export const plantStoreTracer = (): Tracer => trace.getTracer(SCOPE)
  * global provider is a proxy that delegates to it once one is set). Without one every span is a
  * no-op, so a composition root that asks this at start can leave the tracing decorators out and
  * spare each request their calls; an SDK is registered before the service starts (a preload).
+ *
+ * @example
+ * ```ts
+ * import { makeInMemoryPlantStore } from 'plant-store/adapters/in-memory'
+ * import { tracePlantStore, tracerProviderRegistered } from 'plant-store/adapters/opentelemetry'
+ *
+ * const plain = makeInMemoryPlantStore()
+ * const store = tracerProviderRegistered() ? tracePlantStore(plain) : plain
+ * ```
  */
 export const tracerProviderRegistered = (): boolean => {
   const provider = trace.getTracerProvider()

@@ -6,6 +6,14 @@ import { counted } from './timed.js'
  * The same authenticator, counting each token check by outcome: accepted, refused, unknown_key
  * (refused: signed with a key the authority does not hold), insufficient_scope, unavailable, or
  * defect (a rejected task). Verdicts pass through.
+ *
+ * @example
+ * ```ts
+ * import { instrumentAuthenticator, makePlantStoreMetrics } from 'plant-store/adapters/prometheus'
+ * import { makeStaticTokenAuthenticator } from 'plant-store/adapters/static-tokens'
+ *
+ * const authenticator = instrumentAuthenticator(makeStaticTokenAuthenticator(['s3cret-token']), makePlantStoreMetrics())
+ * ```
  */
 export const instrumentAuthenticator = (authenticator: Authenticator, { authentications }: PlantStoreMetrics): Authenticator => {
   const accepted = authentications.labels('accepted')

@@ -10,6 +10,14 @@ import { systemClock } from '../../wire/index.js'
  * misconfigured: storage refuses the service's configuration, full, or a defect: a rejected task), and each insert's meaning for the client: a plant created, replayed
  * or refused as a conflict. Answers and rejections pass through unchanged. Latency is timed on
  * `clock` (`systemClock` when absent).
+ *
+ * @example
+ * ```ts
+ * import { makeInMemoryPlantStore } from 'plant-store/adapters/in-memory'
+ * import { instrumentPlantStore, makePlantStoreMetrics } from 'plant-store/adapters/prometheus'
+ *
+ * const store = instrumentPlantStore(makeInMemoryPlantStore(), makePlantStoreMetrics())
+ * ```
  */
 export const instrumentPlantStore = (
   store: PlantStore,

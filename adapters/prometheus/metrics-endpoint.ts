@@ -14,6 +14,15 @@ const RENDERED_MAX_AGE_MS = 1_000
  * 500, each as the API's Error document `{"error": status, "message": ...}`. The text is rendered
  * at most once a second, and scrapes that come while it renders share it: a scrape's values are
  * at most a second old (a second on `clock`, `systemClock` when absent).
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http'
+ * import { makePlantStoreMetrics, metricsRequestHandler } from 'plant-store/adapters/prometheus'
+ *
+ * const metrics = makePlantStoreMetrics()
+ * createServer(metricsRequestHandler(metrics.registry)).listen(9464, '127.0.0.1')
+ * ```
  */
 export const metricsRequestHandler = (registry: Registry, { clock = systemClock }: { readonly clock?: Clock } = {}) => {
   let rendered: { readonly text: Promise<string>; readonly at: number } | undefined

@@ -18,6 +18,14 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
  * Creates every metric of the service in a fresh registry, with the default process metrics
  * (CPU, memory, event-loop lag, heap, handles, GC) under their standard names (`process_*`,
  * `nodejs_*`), where off-the-shelf Node.js dashboards look for them.
+ *
+ * @example
+ * ```ts
+ * import { makePlantStoreMetrics } from 'plant-store/adapters/prometheus'
+ *
+ * const metrics = makePlantStoreMetrics()
+ * console.log(await metrics.registry.metrics())
+ * ```
  */
 export const makePlantStoreMetrics = (): PlantStoreMetrics => {
   const registry = new Registry()
@@ -72,6 +80,16 @@ export const makePlantStoreMetrics = (): PlantStoreMetrics => {
 /**
  * `plant_store_log_lines_dropped_total`: log lines the process dropped because their destination's
  * reader fell behind or is gone, read from `dropped` at each scrape.
+ *
+ * @example
+ * ```ts
+ * import { countLogLinesDropped, makePlantStoreMetrics } from 'plant-store/adapters/prometheus'
+ *
+ * let dropped = 0
+ * const metrics = makePlantStoreMetrics()
+ * countLogLinesDropped(metrics.registry, () => dropped)
+ * dropped += 1 // a line the log could not write
+ * ```
  */
 export const countLogLinesDropped = (registry: Registry, dropped: () => number): void => {
   new Counter({

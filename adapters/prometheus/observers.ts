@@ -5,6 +5,20 @@ import type { PlantStoreMetrics } from './metrics.js'
  * What the HTTP adapter calls once per finished request (its `HttpObserver` port, matched by
  * shape: adapters do not import each other). Label children are cached by route, method and
  * status, a small bounded set, so a request costs a map lookup, not a label hash.
+ *
+ * @example
+ * ```ts
+ * import { createHttpApp } from 'plant-store/adapters/http'
+ * import { makeInMemoryPlantStore } from 'plant-store/adapters/in-memory'
+ * import { makeStaticTokenAuthenticator } from 'plant-store/adapters/static-tokens'
+ * import { httpRequestRecorder, makePlantStoreMetrics } from 'plant-store/adapters/prometheus'
+ *
+ * const app = createHttpApp({
+ *   plantStore: makeInMemoryPlantStore(),
+ *   authenticator: makeStaticTokenAuthenticator(['s3cret-token']),
+ *   observer: httpRequestRecorder(makePlantStoreMetrics()),
+ * })
+ * ```
  */
 export const httpRequestRecorder = ({ httpRequests, httpDuration }: PlantStoreMetrics) => {
   const counted = new Map<string, Counter.Internal>()
@@ -29,7 +43,25 @@ export const httpRequestRecorder = ({ httpRequests, httpDuration }: PlantStoreMe
   }
 }
 
-/** What the JWT adapter calls after each fetch of a key set (its `KeySetObserver` port, by shape). */
+/**
+ * What the JWT adapter calls after each fetch of a key set (its `KeySetObserver` port, by shape).
+ *
+ * @example
+ * ```ts
+ * import { makeJwtAuthenticator } from 'plant-store/adapters/jwt'
+ * import { keySetFetchRecorder, makePlantStoreMetrics } from 'plant-store/adapters/prometheus'
+ *
+ * const authenticator = makeJwtAuthenticator(
+ *   {
+ *     keys: { _tag: 'Jwks', url: new URL('https://id.example.com/.well-known/jwks.json'), algorithms: ['RS256'] },
+ *     issuer: 'https://id.example.com/',
+ *     audience: 'plant-store',
+ *     clockToleranceSeconds: 30,
+ *   },
+ *   keySetFetchRecorder(makePlantStoreMetrics()),
+ * )
+ * ```
+ */
 export const keySetFetchRecorder = ({ keySetFetches }: PlantStoreMetrics) => {
   const ok = keySetFetches.labels('ok')
   const failed = keySetFetches.labels('failed')

@@ -6,6 +6,13 @@ import { unauthenticated, type Authenticator, type BearerToken, type Identity } 
  * Accepts exactly the configured tokens. Every candidate is compared, in constant time, against
  * every configured token, so neither the match position nor a common prefix shows in the timing.
  * The subject names the token by its position in the configuration, never by its value.
+ *
+ * @example
+ * ```ts
+ * import { makeStaticTokenAuthenticator } from 'plant-store/adapters/static-tokens'
+ *
+ * const authenticator = makeStaticTokenAuthenticator(['s3cret-token', 'next-s3cret-token'])
+ * ```
  */
 export const makeStaticTokenAuthenticator = (tokens: ReadonlyArray<string>): Authenticator => {
   const width = Math.max(1, ...tokens.map((token) => Buffer.byteLength(token, 'utf8')))

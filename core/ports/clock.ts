@@ -20,12 +20,47 @@ export interface Clock {
 /** Cancels a timer set on a Clock. */
 export type Cancel = () => void
 
-/** A promise that settles `ms` from now on `clock`: a wait on the clock's timers. */
+/**
+ * A promise that settles `ms` from now on `clock`: a wait on the clock's timers.
+ *
+ * @example
+ * ```ts
+ * import { delay, type Clock } from 'plant-store/core'
+ *
+ * const clock: Clock = {
+ *   now: () => performance.now(),
+ *   epochMs: () => Date.now(),
+ *   setTimer: (ms, run) => {
+ *     const timer = setTimeout(run, ms)
+ *     timer.unref()
+ *     return () => clearTimeout(timer)
+ *   },
+ * }
+ * await delay(clock, 250)
+ * ```
+ */
 export const delay = (clock: Clock, ms: number): Promise<void> => new Promise((resolve) => clock.setTimer(ms, resolve))
 
 /**
  * Calls `run` every `ms` on `clock`, each call `ms` after the last began, until the function
  * returned is called.
+ *
+ * @example
+ * ```ts
+ * import { repeatEvery, type Clock } from 'plant-store/core'
+ *
+ * const clock: Clock = {
+ *   now: () => performance.now(),
+ *   epochMs: () => Date.now(),
+ *   setTimer: (ms, run) => {
+ *     const timer = setTimeout(run, ms)
+ *     timer.unref()
+ *     return () => clearTimeout(timer)
+ *   },
+ * }
+ * const stop = repeatEvery(clock, 60_000, () => console.log('a minute'))
+ * stop()
+ * ```
  */
 export const repeatEvery = (clock: Clock, ms: number, run: () => void): Cancel => {
   let cancel: Cancel = () => undefined

@@ -7,7 +7,49 @@ export type InsertOutcome =
   | { readonly _tag: 'Inserted'; readonly plant: NewPlant }
   | { readonly _tag: 'AlreadyStored'; readonly stored: NewPlant }
 
+/**
+ * The plant was new, and is now stored.
+ *
+ * @example
+ * ```ts
+ * import * as TE from 'fp-ts/lib/TaskEither.js'
+ * import { alreadyStored, inserted, type NewPlant, type PlantStore } from 'plant-store/core'
+ *
+ * const plants = new Map<bigint, NewPlant>()
+ * const store: PlantStore = {
+ *   insertUnlessExists: (plant) =>
+ *     TE.fromIO(() => {
+ *       const stored = plants.get(plant.id)
+ *       if (stored !== undefined) return alreadyStored(stored)
+ *       plants.set(plant.id, plant)
+ *       return inserted(plant)
+ *     }),
+ *   checkReady: () => TE.right(undefined),
+ * }
+ * ```
+ */
 export const inserted = (plant: NewPlant): InsertOutcome => ({ _tag: 'Inserted', plant })
+/**
+ * Another plant, or the same one, already stands under the id: `stored` is that plant.
+ *
+ * @example
+ * ```ts
+ * import * as TE from 'fp-ts/lib/TaskEither.js'
+ * import { alreadyStored, inserted, type NewPlant, type PlantStore } from 'plant-store/core'
+ *
+ * const plants = new Map<bigint, NewPlant>()
+ * const store: PlantStore = {
+ *   insertUnlessExists: (plant) =>
+ *     TE.fromIO(() => {
+ *       const stored = plants.get(plant.id)
+ *       if (stored !== undefined) return alreadyStored(stored)
+ *       plants.set(plant.id, plant)
+ *       return inserted(plant)
+ *     }),
+ *   checkReady: () => TE.right(undefined),
+ * }
+ * ```
+ */
 export const alreadyStored = (stored: NewPlant): InsertOutcome => ({ _tag: 'AlreadyStored', stored })
 
 /**

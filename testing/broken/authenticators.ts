@@ -12,7 +12,16 @@ const fixtureOf =
   (authenticator: Authenticator): AuthenticatorFixtureFactory =>
   async () => ({ authenticator, known: [{ token: KNOWN, identity: IDENTITY }], unknown: UNKNOWN, release: async () => undefined })
 
-/** A correct authenticator of one static credential. */
+/**
+ * A correct authenticator of one static credential.
+ *
+ * @example
+ * ```ts
+ * import { authenticatorContract, correctAuthenticator, runContract } from 'plant-store/testing'
+ *
+ * const outcomes = await runContract(authenticatorContract('one static token', correctAuthenticator))
+ * ```
+ */
 export const correctAuthenticator: AuthenticatorFixtureFactory = fixtureOf({
   verify: (token) => (token === KNOWN ? TE.right(IDENTITY) : TE.left(unauthenticated('Invalid', 'The access token is not accepted.'))),
 })

@@ -46,7 +46,17 @@ const fixtureOf =
     }
   }
 
-/** A correct store on a Map: what the others get wrong, this one gets right. */
+/**
+ * A correct store on a Map: what the others get wrong, this one gets right.
+ *
+ * @example
+ * ```ts
+ * import { correctMapStore, plantStoreContract, runContract } from 'plant-store/testing'
+ *
+ * // The kit's own reference: every rule holds for it.
+ * const outcomes = await runContract(plantStoreContract('a map', correctMapStore))
+ * ```
+ */
 export const correctMapStore: PlantStoreFixtureFactory = fixtureOf(() => mapStore({}))
 
 // The inserts a test starts together all read before any of them writes: each waits out a few

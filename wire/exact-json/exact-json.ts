@@ -124,6 +124,15 @@ const checkJsonLimits = (limits: JsonLimits): void => {
  * parsing: the work per byte stays constant whatever the text. A refusal is a sentence about "the
  * request body", as the HTTP adapter answers with it. Limits that are not whole numbers of 1 or
  * more are a mistake of the caller's, thrown as a RangeError.
+ *
+ * @example
+ * ```ts
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { parseExactJson } from 'plant-store/json'
+ *
+ * const parsed = parseExactJson('{"id":9007199254740993,"name":"Fern"}')
+ * if (E.isRight(parsed)) console.log(parsed.right) // { id: 9007199254740993n, name: 'Fern' }
+ * ```
  */
 export const parseExactJson = (json: Uint8Array | string, limits: JsonLimits = DEFAULT_JSON_LIMITS): E.Either<string, unknown> =>
   exactJsonParser(limits)(json)
@@ -131,6 +140,14 @@ export const parseExactJson = (json: Uint8Array | string, limits: JsonLimits = D
 /**
  * `parseExactJson` within `limits`, checked once, here (a RangeError names a limit that is not a
  * whole number of 1 or more): for a caller that parses many texts within the same limits.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_JSON_LIMITS, exactJsonParser } from 'plant-store/json'
+ *
+ * const parse = exactJsonParser({ ...DEFAULT_JSON_LIMITS, maxDepth: 8 })
+ * console.log(parse('[[[[[[[[[1]]]]]]]]]')) // left: nested deeper than 8
+ * ```
  */
 export const exactJsonParser = (limits: JsonLimits = DEFAULT_JSON_LIMITS): ((json: Uint8Array | string) => E.Either<string, unknown>) => {
   checkJsonLimits(limits)

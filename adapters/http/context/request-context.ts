@@ -14,7 +14,17 @@ import type { RequestProblem } from '../errors/problems.js'
 export const REQUEST_ID_PATTERN = '^[A-Za-z0-9\\-._~:/+=@]{1,128}$'
 const WELL_FORMED = new RegExp(REQUEST_ID_PATTERN)
 
-/** The incoming `X-Request-Id` when it is well-formed, otherwise a fresh random UUID. */
+/**
+ * The incoming `X-Request-Id` when it is well-formed, otherwise a fresh random UUID.
+ *
+ * @example
+ * ```ts
+ * import { requestIdFrom } from 'plant-store/adapters/http'
+ *
+ * requestIdFrom('checkout-7f3a') // 'checkout-7f3a'
+ * requestIdFrom('not a good id') // a fresh random UUID
+ * ```
+ */
 export const requestIdFrom = (header: string | undefined): string =>
   header !== undefined && WELL_FORMED.test(header) ? header : randomUUID()
 

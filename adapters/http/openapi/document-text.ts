@@ -20,5 +20,13 @@ const ROUNDED_EXAMPLE_ID = new RegExp(`(?<=[:\\[,])${EXAMPLE_ID_AS_DOUBLE}(?=[,\
  * The document as the JSON text the service serves: `JSON.stringify`'s, with the example id
  * written as its exact digits. Serve this rather than `JSON.stringify(openApiDocument(...))`,
  * which writes the example id rounded.
+ *
+ * @example
+ * ```ts
+ * import { writeFileSync } from 'node:fs'
+ * import { DEFAULT_BODY_LIMIT_BYTES, openApiDocument, openApiText } from 'plant-store/adapters/http'
+ *
+ * writeFileSync('openapi.json', openApiText(openApiDocument('', { bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES })))
+ * ```
  */
 export const openApiText = (document: OpenApiDocument): string => JSON.stringify(document).replace(ROUNDED_EXAMPLE_ID, EXAMPLE_ID.toString())

@@ -27,6 +27,14 @@ const NOT_MODIFIED = { description: 'Not modified: the copy whose ETag the reque
  * was fetched from, /openapi.json at the app's own root: so wherever the app is mounted (under
  * koa-mount, or behind a proxy that strips a prefix), the server plus the full path keys gives
  * every generator, and the /docs page's "Try it out", the URLs the service answers there.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_BODY_LIMIT_BYTES, openApiDocument } from 'plant-store/adapters/http'
+ *
+ * const document = openApiDocument('/api/v1', { bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES })
+ * console.log(Object.keys(document.paths)) // ['/api/v1/plants', '/openapi.json', '/docs', '/healthz', '/readyz']
+ * ```
  */
 export const openApiDocument = (basePath: string, limits: DocumentedLimits, features: DocumentedFeatures = {}): OpenApiDocument =>
   withRequestIds(describeService(basePath, limits, features))

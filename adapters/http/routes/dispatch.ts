@@ -9,6 +9,14 @@ import { Router } from '../peers/peers.js'
  * Whether a base path is a plain prefix such as `/api/v1`: segments of RFC 3986 unreserved
  * characters, no trailing slash ('' for none). The router reads paths as patterns (`:name`, `*`,
  * `(...)`), so anything else could match paths it should not, or fail when the app is built.
+ *
+ * @example
+ * ```ts
+ * import { isLiteralBasePath } from 'plant-store/adapters/http'
+ *
+ * isLiteralBasePath('/api/v1') // true
+ * isLiteralBasePath('/api/:version') // false: the router would read it as a pattern
+ * ```
  */
 export const isLiteralBasePath = (path: string): boolean => /^(\/[A-Za-z0-9\-._~]+)*$/.test(path)
 

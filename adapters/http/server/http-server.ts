@@ -77,6 +77,17 @@ export const DEFAULT_HTTP_SERVER_LIMITS: HttpServerLimits = {
  * invited to send its body only once the app starts reading it, so a request refused first
  * (401, 403, 415) never sends it. CONNECT, which Node would answer by closing the connection
  * without a word, gets a 501 Error document.
+ *
+ * @example
+ * ```ts
+ * import { createHttpApp, createHttpServer, DEFAULT_HTTP_SERVER_LIMITS } from 'plant-store/adapters/http'
+ * import { makeInMemoryPlantStore } from 'plant-store/adapters/in-memory'
+ * import { makeStaticTokenAuthenticator } from 'plant-store/adapters/static-tokens'
+ *
+ * const app = createHttpApp({ plantStore: makeInMemoryPlantStore(), authenticator: makeStaticTokenAuthenticator(['s3cret-token']) })
+ * const server = createHttpServer(app, { ...DEFAULT_HTTP_SERVER_LIMITS, maxConnections: 512 })
+ * server.listen(8080, '127.0.0.1')
+ * ```
  */
 export const createHttpServer = (app: Koa, limits: HttpServerLimits = DEFAULT_HTTP_SERVER_LIMITS, clock: Clock = systemClock): BoundedServer => {
   const handle = app.callback()
@@ -124,6 +135,14 @@ export interface BoundedServer extends Server {
  * refuses (a 408 included), and a 501 for CONNECT. Every request passes the same admission,
  * whichever event Node reports it with, which stamps its id (`X-Request-Id`) on its answer.
  * Its timeouts of its own and its admission rule run on `clock`.
+ *
+ * @example
+ * ```ts
+ * import { createBoundedServer, DEFAULT_HTTP_SERVER_LIMITS } from 'plant-store/adapters/http'
+ *
+ * const server = createBoundedServer((_request, response) => response.end('ok'), DEFAULT_HTTP_SERVER_LIMITS)
+ * server.listen(9464, '127.0.0.1')
+ * ```
  */
 export const createBoundedServer = (
   listener: RequestListener,
@@ -181,6 +200,18 @@ export const createBoundedServer = (
 /**
  * What `server.cutHalfSentRequests()` does, for a server typed only as Node's: a server this
  * adapter did not create has nothing of the kind, and is left as it is.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http'
+ * import { cutHalfSentRequests } from 'plant-store/adapters/http'
+ *
+ * const server = createServer((_request, response) => response.end('ok'))
+ * process.once('SIGTERM', () => {
+ *   server.close()
+ *   cutHalfSentRequests(server) // a server this adapter did not create is left as it is
+ * })
+ * ```
  */
 export const cutHalfSentRequests = (server: Server): void => {
   if (isBounded(server)) server.cutHalfSentRequests()
