@@ -1,3 +1,4 @@
+import type { Server } from 'node:http'
 import type Koa from 'koa'
 import { KoaApplication } from './peers/peers.js'
 import { JSON_CONTENT_TYPE } from './context/answer.js'
@@ -5,6 +6,7 @@ import type { AnswerRequest, Route, RouteRequest } from './context/route.js'
 import { readRequestHead } from './context/request-head.js'
 import type { Authenticator, Clock, PlantStore } from '../../core/index.js'
 import { docsAssets } from './routes/docs-page.js'
+import { createHttpServer, DEFAULT_HTTP_SERVER_LIMITS } from './server/http-server.js'
 import { createPlantRoute } from './routes/create-plant.js'
 import { CREATE_PLANT, MAX_TIMER_MS, systemClock, wholeNumberOption } from '../../wire/index.js'
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from '../../wire/exact-json/index.js'
@@ -79,7 +81,8 @@ export interface HttpAppDeps {
 /**
  * Builds the Koa app of the service from its two ports, `plantStore` and `authenticator`; every
  * other option has a default. It does not listen: the caller serves it, through
- * `createHttpServer` or its own server. A `basePath` it cannot serve is a TypeError, and a number
+ * `createHttpServer` or its own server; Koa's `app.listen(...)` serves it through
+ * `createHttpServer` with the default limits. A `basePath` it cannot serve is a TypeError, and a number
  * that is not a whole number in its range (NaN, a string, a negative bound) a RangeError naming
  * the option, when the app is built: such a bound would otherwise bound nothing.
  * The operation lives under the base path; the OpenAPI document and the probes at the root,
@@ -150,6 +153,10 @@ export const createHttpApp = ({
       clock,
     }),
   )
+  // Koa's `listen` serves an app on a bare Node server: Node's bodiless 400 and 431, no bound on
+  // connections or slow clients. Koa's habit gets the service's server instead, with its default
+  // limits; `createHttpServer(app, limits)` is how to choose others.
+  app.listen = ((...args: Parameters<Server['listen']>) => createHttpServer(app, DEFAULT_HTTP_SERVER_LIMITS, clock).listen(...args)) as Koa['listen']
   return app
 }
 

@@ -1,5 +1,8 @@
 import { expect } from 'chai'
+import { once } from 'node:events'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { cleanCloneFiles, copyFiles, ROOT, run } from '../support/clean-clone.js'
@@ -57,5 +60,27 @@ describe("the README's quick start, pasted whole into a fresh clone", function (
     expect(messages, 'service.log: JSON lines only, npm banner elsewhere').to.include.members(['listening', 'request', 'stopped'])
     // The example's plant is new to the service, so it is created with the quick start's token.
     expect(readFileSync(join(dir, 'client.out'), 'utf8')).to.match(/^created \{ name: 'Monstera', tag: 'aroid' \}\n$/)
+  })
+
+  // The same block where the port is taken: the service says so and exits, and the wait ends
+  // with it, where it polled for ever. Run in the clone the test above installed and built.
+  it('ends, with the service naming the taken port, when the port is taken', async function () {
+    if (dir === '') this.skip()
+    const taken = createServer((socket) => socket.destroy())
+    taken.listen(0, '127.0.0.1')
+    await once(taken, 'listening')
+    const port = (taken.address() as AddressInfo).port
+    try {
+      const script = (block ?? '').replace(/^npm ci\n/m, '').replaceAll('127.0.0.1:3000', `127.0.0.1:${port}`)
+      const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm_|INIT_CWD$)/i.test(key)))
+      const outcome = await run('bash', ['-c', script], { cwd: dir, env: { ...env, PORT: String(port) }, timeout: 60_000 }).then(
+        ({ stderr }) => ({ killed: false, stderr }),
+        (error: { killed?: boolean; stderr?: string }) => ({ killed: error.killed === true, stderr: error.stderr ?? '' }),
+      )
+      expect(outcome.killed, 'the pasted block still waiting after 60 s').to.equal(false)
+      expect(outcome.stderr).to.include(`PORT: port ${port} on 127.0.0.1 is in use by another process`)
+    } finally {
+      taken.close()
+    }
   })
 })
