@@ -308,7 +308,7 @@ describe('insert batches: the rule, against one insertOne per create on a model 
         const { policy, reference } = await checkRule(scenario)
         if (scenario.database.flaky.size === 0) expect(policy, '503s for stored plants, against one insertOne per create').to.be.at.most(reference)
       }),
-      { numRuns: propertyRuns(300), seed: SEED },
+      { numRuns: propertyRuns(1000), seed: SEED },
     )
   })
 
@@ -320,7 +320,7 @@ describe('insert batches: the rule, against one insertOne per create on a model 
   it('with retryable failures, no more 503s for stored plants than one insertOne per create over the scenarios together', async function () {
     const withFailures = fc.sample(
       scenarios.filter(({ database }) => database.flaky.size > 0),
-      { numRuns: propertyRuns(300), seed: SEED },
+      { numRuns: propertyRuns(1000), seed: SEED },
     )
     let policy = 0
     let reference = 0
