@@ -18,7 +18,8 @@ const rotl = (x: number, bits: number): number => (x << bits) | (x >>> (32 - bit
  * HalfSipHash-1-3 (32-bit output) of an id given as its low and high 32-bit halves: the 8 bytes
  * of the id, little-endian, under `key`. A keyed pseudorandom function, so which ids collide
  * (in full, or in the bits that choose a shard and a slot) depends on the key: a client that
- * knows the hash but not the key cannot build ids that pile into one probe run. A seeded
+ * knows the hash but not the key cannot build ids that pile into one probe run (hash flooding,
+ * as the field calls that attack). A seeded
  * MurmurHash3 is not enough: a difference in one half that the next half cancels collides
  * whatever the seed.
  */

@@ -7,7 +7,8 @@ import type { LogLevel } from './env-codecs.js'
  * Credentials and cookies, wherever a line might carry them: at the top level, in `headers`, and
  * in `req`/`res` (pino's conventions for a request and a response). pino removes them before a
  * line is written, whatever code logged them; today no line logs a header or a token. Paths are
- * spelled out, not wildcards: a `*.` path costs about 20 us on every line, four times the line.
+ * spelled out, not wildcards: a `*.` path costs pino a walk of every line's object, several times
+ * the cost of the line itself (docs/performance.md).
  */
 export const REDACTED_PATHS: ReadonlyArray<string> = ['', 'headers.', 'req.', 'req.headers.', 'res.', 'res.headers.'].flatMap(
   (prefix) =>
@@ -42,15 +43,15 @@ const LOG_WRITE_BYTES = 2 * LOG_BATCH_BYTES
  * stdout, written asynchronously (a log line never waits on the terminal or the pipe) by pino's
  * own destination, sonic-boom, in its buffer mode, each line handed over as bytes: in its default
  * text mode it measures the UTF-8 length of all the text it holds on every write, which copies
- * that text each time; under load that was about 4 KB of garbage per request, a sixth of all the
- * service allocated per request. Lines are handed to the system together (a few kilobytes, or
- * whatever waited `LOG_FLUSH_MS`): one write per line, each a trip through libuv's thread pool,
- * cost more than the rest of a request at light load.
+ * that text each time. Lines are handed to the system together (a few kilobytes, or whatever
+ * waited `LOG_FLUSH_MS`), batched as a group commit is: one write per line would be a trip
+ * through libuv's thread pool each (docs/performance.md has what each cost).
  *
  * A reader can fail to take the bytes in two ways, and neither may hold the process or its stop:
  * - not now (EAGAIN: the reader stalls, the pipe is full): at most `bufferBytes` wait; lines
- *   beyond are dropped and counted, and one warning says how many once writing resumes.
- *   Unbounded, a stalled reader grew the process by 7.5 MB/s.
+ *   beyond are dropped and counted, and one warning says how many once writing resumes: load
+ *   shedding, as the log applies no backpressure to requests, and a stalled reader must not grow
+ *   the process without bound.
  * - never (any other error: EPIPE once the reader has gone, or was gone at the start; EIO,
  *   ENOSPC): nothing more is written, every later line is dropped and counted. Retried, each
  *   line would pay for a write that cannot succeed; unheard, the error would end the process.

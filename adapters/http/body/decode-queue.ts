@@ -8,7 +8,7 @@ import { systemClock } from '../../../wire/index.js'
  * after the other. A turn is one step of a body's decode (a bounded piece of output), not the
  * whole of it: a client sending many bodies, on many connections or pipelined, waits behind its
  * own, and a small body of another client waits one step of each other client, not their whole
- * bodies. A brotli decoder may reserve a 16 MiB window and keeps it between its steps, so at most
+ * bodies: no head-of-line blocking behind a large one. A brotli decoder may reserve a 16 MiB window and keeps it between its steps, so at most
  * `decoders` bodies hold one at once; the others wait for one to be let go. A body not decoded by
  * its deadline is given up where it is, waiting or half decoded, its decoder let go.
  */

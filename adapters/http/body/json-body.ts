@@ -73,8 +73,8 @@ const isJsonMediaType = (type: string): boolean =>
   type === 'application/json' || /^application\/[^/]+\+json$/.test(type)
 
 // A request announcing no body (neither Transfer-Encoding nor a Content-Length), or whose
-// Content-Type does not parse as a media type, is read as zero bytes without touching its stream,
-// as koa-bodyparser read it before: its JSON parse then fails as an empty text does.
+// Content-Type does not parse as a media type, is read as zero bytes without touching its stream:
+// its JSON parse then fails as an empty text does.
 const hasReadableBody = (request: BodyRequest): boolean => {
   const { headers } = request.req
   if (headers['content-type'] === PLAIN_JSON) {

@@ -17,9 +17,8 @@ import { stepwiseDecoding, type ContentCoding } from './stepwise-decoding.js'
  * waiting for its decode or being decoded, at `deadline` (on `clock.now()`'s scale) is
  * given up then: 503, whatever its client is doing. A declared
  * Content-Length over the limit, and a coding this reader cannot decode, are refused before a
- * byte is read, so a client waiting on `Expect: 100-continue` is never invited to send it. This
- * is what koa-bodyparser did for the service, with the same outcomes, without its per-request
- * option copies, media type matching and string decoding it was told to skip. `serverAnswered`
+ * byte is read, so a client waiting on `Expect: 100-continue` is never invited to send it (why
+ * the service reads bodies itself: docs/contributing.md, the request body reader). `serverAnswered`
  * names what the server answered by itself on the connection (a 408 for a body too slow), which
  * is the outcome of a body it cut.
  */

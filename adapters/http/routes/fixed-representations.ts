@@ -19,8 +19,8 @@ export interface FixedRepresentations {
   readonly etag: string
 }
 
-// Compressed once, when the app is built, not per request: Swagger UI's 1.7 MB bundle takes a
-// tenth of a second at brotli quality 5, and served whole it cost a request 456 us.
+// Compressed once, when the app is built, not per request: brotli over Swagger UI's bundle is far
+// too slow to pay on each request (docs/performance.md has the figures).
 export const represent = (type: string, body: Buffer, cacheControl: string): FixedRepresentations => ({
   type,
   cacheControl,

@@ -44,7 +44,10 @@ export interface HttpServerLimits {
   readonly sendTimeoutMs?: number
 }
 
-/** Pipelining clients keep a few requests ahead; none needs dozens waiting on one connection. */
+/**
+ * Pipelining clients keep a few requests ahead; none needs dozens waiting on one connection, whose
+ * answers go out in order behind the first (head-of-line blocking) while each holds memory.
+ */
 export const DEFAULT_MAX_REQUESTS_WAITING = 16
 
 /** An answer stuck this long is not being read; the longest answer, the docs bundle, moves in far less. */
