@@ -57,7 +57,7 @@ const holdSlots = (port: number, token: string, localAddress: string, count: num
     socket.on('connect', () => {
       if (hold === 'half-headers') socket.write('POST /plants HTTP/1.1\r\nHost: x\r\n')
       if (hold === 'idle' || hold === 'polling') socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n')
-      if (hold === 'body-never' || hold === 'body-trickle' || hold === 'body-segments') socket.write(`${postHead(withToken ? token : undefined, 1_000_000)}{"id":`)
+      if (hold === 'body-never' || hold === 'body-trickle' || hold === 'body-segments') socket.write(`${postHead(withToken ? token : undefined, 60_000)}{"id":`)
       // As ordinary clients look: a kept-alive connection asking every 4 s; a body that gains a
       // segment's worth every 4 s, just above the progress rule; a byte every 200 ms, below it.
       const every = (ms: number, write: () => void): void => {
