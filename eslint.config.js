@@ -91,6 +91,10 @@ const MOCHA_GLOBAL =
   "Call mocha's globals where they are used: a test helper that keeps one registers a later file's tests in an " +
   'earlier (finished) suite under mocha --parallel, where they never run.'
 
+// Said wherever shipped code reads real time or sets a timer of its own.
+const THROUGH_THE_CLOCK =
+  'Time is a port: read the time and set timers through the Clock a policy is given (core/ports/clock.ts; systemClock from the wire in production, a virtual clock in tests), never the process\'s own: wire/system-clock.ts is the one place that reads real time. A wait for a turn of the event loop, which no clock measures, says so where it disables this rule.'
+
 export default defineConfig([
   globalIgnores(['dist/', 'bench/dist/', 'node_modules/', 'coverage/']),
 
@@ -337,6 +341,36 @@ export default defineConfig([
           selector: ':matches(Property[shorthand=true] > .value, VariableDeclarator > .init)[name=/^(before|after|beforeEach|afterEach)$/]',
           message: MOCHA_GLOBAL,
         },
+      ],
+    },
+  },
+
+  {
+    // Time is a port: shipped code reads the time and sets timers through a Clock
+    // (core/ports/clock.ts), so every timed policy runs on virtual time in its tests and gives the
+    // same answer at any machine load. wire/system-clock.ts is the one place that reads real time.
+    name: 'plant-store/time-is-a-port',
+    files: ['core/**', 'wire/**', 'adapters/**', 'apps/**', 'testing/**'],
+    ignores: ['wire/system-clock.ts'],
+    rules: {
+      'no-restricted-globals': ['error', ...['setTimeout', 'setInterval', 'setImmediate'].map((name) => ({ name, message: THROUGH_THE_CLOCK }))],
+      'no-restricted-properties': [
+        'error',
+        ...[
+          ['performance', 'now'],
+          ['Date', 'now'],
+          ['process', 'hrtime'],
+          ['AbortSignal', 'timeout'],
+          ...['setTimeout', 'setInterval', 'setImmediate'].map((name) => ['globalThis', name]),
+        ].map(([object, property]) => ({ object, property, message: THROUGH_THE_CLOCK })),
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'NewExpression[callee.name="Date"][arguments.length=0]', message: THROUGH_THE_CLOCK },
+        ...['ImportDeclaration', 'ExportNamedDeclaration', 'ExportAllDeclaration', 'ImportExpression'].map((node) => ({
+          selector: `${node}[source.value=/^(node:)?timers(\\u002Fpromises)?$/]`,
+          message: THROUGH_THE_CLOCK,
+        })),
       ],
     },
   },

@@ -107,6 +107,7 @@ export const makeInsertBatches = ({
   limits: { maxDocuments, maxOnWire, deadlineMs },
   send,
   deadlinePassed,
+  // eslint-disable-next-line no-restricted-globals -- a turn of the event loop, in which the creates read with this one arrive, not a time
   afterTurn = setImmediate,
 }: InsertBatchSettings): InsertBatches => {
   // In arrival order.

@@ -55,8 +55,9 @@ export interface MongoPlantStore {
  */
 export const openMongoPlantStore = (
   settings: MongoPlantStoreSettings,
-): E.Either<InvalidMongoSettings, MongoPlantStore> =>
-  pipe(
+): E.Either<InvalidMongoSettings, MongoPlantStore> => {
+  const clock = settings.clock ?? systemClock
+  return pipe(
     checkedTimeouts(settings.timeouts),
     E.chain((timeouts) =>
       makeMongoConnection({
@@ -64,11 +65,12 @@ export const openMongoPlantStore = (
         dbName: settings.dbName,
         collectionName: settings.collectionName ?? 'plants',
         timeouts,
-        clock: settings.clock ?? systemClock,
+        clock,
       }),
     ),
-    E.map((connection) => ({ store: makeMongoPlantStore(connection), close: connection.close })),
+    E.map((connection) => ({ store: makeMongoPlantStore(connection, clock), close: connection.close })),
   )
+}
 
 // A deadline of NaN would fire at once, as would one beyond the longest a Node timer waits.
 const checkedTimeouts = (given: Partial<MongoTimeouts> = {}): E.Either<InvalidMongoSettings, MongoTimeouts> =>

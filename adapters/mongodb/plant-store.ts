@@ -1,9 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Collection } from 'mongodb'
 import {
   alreadyStored,
+  delay,
   inserted,
+  type Clock,
   type InsertOutcome,
   type NewPlant,
   type PlantId,
@@ -20,16 +21,16 @@ import { ReadConcern, ReadPreference } from './peers.js'
  * id race inside MongoDB and exactly one wins, however many service instances send them, whether
  * or not they share a command; the loser reads what the winner stored.
  */
-export const makeMongoPlantStore = (mongo: MongoConnection): PlantStore => ({
-  insertUnlessExists: (plant, options) => mongo.attempt((on) => insertOrRead(on, plant), options?.withinMs),
+export const makeMongoPlantStore = (mongo: MongoConnection, clock: Clock): PlantStore => ({
+  insertUnlessExists: (plant, options) => mongo.attempt((on) => insertOrRead(on, plant, clock), options?.withinMs),
   checkReady: () => mongo.probe(({ db, within }) => within((signal) => checkWritable(db, signal))),
 })
 
 // The insert goes in a batch with those of other calls (insert-batches.ts); its outcome is its own.
-const insertOrRead = async ({ plants, within, insert }: MongoWork, plant: NewPlant): Promise<InsertOutcome> =>
+const insertOrRead = async ({ plants, within, insert }: MongoWork, plant: NewPlant, clock: Clock): Promise<InsertOutcome> =>
   (await insert(toPlantDocument(plant))) === 'inserted'
     ? inserted(plant)
-    : alreadyStored(await within((signal) => readStored(plants, plant.id, signal)))
+    : alreadyStored(await within((signal) => readStored(plants, plant.id, signal, clock)))
 
 /**
  * The plant under a taken id, read from the primary with read concern "majority": what the
@@ -37,11 +38,11 @@ const insertOrRead = async ({ plants, within, insert }: MongoWork, plant: NewPla
  * for that majority (the unique index sees it already, a majority read not yet), so the read is
  * repeated with a growing pause until it shows, or until the call's deadline aborts it.
  */
-const readStored = async (plants: Collection<PlantDocument>, id: PlantId, signal: AbortSignal): Promise<NewPlant> => {
+const readStored = async (plants: Collection<PlantDocument>, id: PlantId, signal: AbortSignal, clock: Clock): Promise<NewPlant> => {
   for (let pauseMs = 10; ; pauseMs = Math.min(pauseMs * 2, 200)) {
     const found = await plants.findOne({ _id: id }, { readConcern: MAJORITY, readPreference: ReadPreference.primary, signal })
     if (found !== null) return decodeStored(id, found)
-    await sleep(pauseMs, undefined, { signal })
+    await delay(clock, pauseMs, signal)
   }
 }
 

@@ -21,7 +21,8 @@ export interface Clock {
 export type Cancel = () => void
 
 /**
- * A promise that settles `ms` from now on `clock`: a wait on the clock's timers.
+ * A promise that settles `ms` from now on `clock`: a wait on the clock's timers. Given a signal, it
+ * rejects with the signal's reason once the signal is aborted, and its timer is cancelled.
  *
  * @example
  * ```ts
@@ -39,7 +40,22 @@ export type Cancel = () => void
  * await delay(clock, 250)
  * ```
  */
-export const delay = (clock: Clock, ms: number): Promise<void> => new Promise((resolve) => clock.setTimer(ms, resolve))
+export const delay = (clock: Clock, ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve, reject) => {
+    if (signal?.aborted === true) {
+      reject(signal.reason)
+      return
+    }
+    const onAbort = (): void => {
+      cancel()
+      reject(signal?.reason)
+    }
+    const cancel = clock.setTimer(ms, () => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    })
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
 
 /**
  * Calls `run` every `ms` on `clock`, each call `ms` after the last began, until the function

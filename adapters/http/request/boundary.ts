@@ -1,3 +1,4 @@
+// eslint-disable-next-line no-restricted-syntax -- a turn of the event loop, in which Node marks a request complete, not a time (closeUnlessArrived)
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type Koa from 'koa'
 import { JSON_CONTENT_TYPE, type Answer } from '../context/answer.js'

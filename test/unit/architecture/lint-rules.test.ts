@@ -271,6 +271,37 @@ describe('eslint.config.js enforces the layers', function () {
     expect(findings[0]).to.match(/^2: no-restricted-imports: .*through its index/)
   })
 
+  it('refuses shipped code reading real time or setting timers of its own, except the system clock, and leaves tests their timers', async () => {
+    const timeRules = new Set(['no-restricted-globals', 'no-restricted-properties', 'no-restricted-syntax'])
+    // The timers are named, not called, in the probe: this file waits on no real time (test-tiers).
+    const probe = [
+      "import { setImmediate as soon } from 'node:timers/promises'",
+      "export { setInterval } from 'timers'",
+      'export const started = performance.now()',
+      'export const stamp = Date.now()',
+      'export const later = setTimeout.name',
+      'export const every = setInterval.name',
+      'export const next = setImmediate.name',
+      'export const today = new Date()',
+      'export const timer = globalThis.setTimeout',
+      'export const signal = AbortSignal.timeout(10)',
+      'export const start = process.hrtime()',
+      'export const epoch = new Date(0)',
+      'export const wait = soon',
+    ]
+    const timeFindings = async (filePath: string): Promise<ReadonlyArray<string>> => {
+      const [result] = await eslint.lintText(probe.join('\n'), { filePath: `${ROOT}${filePath}` })
+      return (result?.messages ?? []).filter((m) => m.ruleId !== null && timeRules.has(m.ruleId)).map((m) => `${m.line}: ${m.message}`)
+    }
+    for (const shipped of ['core/__lint_probe__.ts', 'wire/__lint_probe__.ts', 'adapters/http/body/__lint_probe__.ts', 'apps/server/__lint_probe__.ts', 'testing/__lint_probe__.ts']) {
+      const findings = await timeFindings(shipped)
+      expect(findings.map((finding) => Number.parseInt(finding, 10)), shipped).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
+      for (const finding of findings) expect(finding).to.match(/Time is a port: .*through the Clock .*wire\/system-clock\.ts is the one place/)
+    }
+    expect(await timeFindings('wire/system-clock.ts')).to.deep.equal([])
+    expect(await timeFindings('test/unit/__lint_probe__.test.ts')).to.deep.equal([])
+  })
+
   it("refuses a test helper keeping mocha's describe, it or a hook as a value, and lets it call them", async () => {
     const [result] = await eslint.lintText(
       [

@@ -33,6 +33,25 @@ describe('waits and repeats on a clock', () => {
     expect(runs).to.equal(3)
   })
 
+  it('rejects a delay with the reason of its signal once aborted, leaving no timer, and settles it on time otherwise', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 10_000 }), fc.option(fc.integer({ min: 0, max: 10_000 }), { nil: undefined }), async (ms, abortAt) => {
+        const { clock, advanceAsync, pendingTimers } = virtualClock()
+        const controller = new AbortController()
+        const reason = new Error('the deadline passed')
+        if (abortAt !== undefined) clock.setTimer(abortAt, () => controller.abort(reason))
+        let outcome: readonly [string, number] | undefined
+        void delay(clock, ms, controller.signal).then(
+          () => (outcome = ['settled', clock.now()]),
+          (error: unknown) => (outcome = [error === reason ? 'aborted' : 'other', clock.now()]),
+        )
+        await advanceAsync(20_000)
+        expect(outcome).to.deep.equal(abortAt !== undefined && abortAt < ms ? ['aborted', abortAt] : ['settled', ms])
+        expect(pendingTimers()).to.equal(0)
+      }),
+    )
+  })
+
   it('settles a delay exactly when its time has come', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: 10_000 }), async (ms) => {
