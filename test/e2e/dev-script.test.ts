@@ -80,9 +80,13 @@ describe('npm run dev stopped by a signal to npm alone', function () {
     let stderr = ''
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    // Bounded within the test's own timeout: a wait that outlived it would keep polling, keep the
+    // run from ending, and leave the source's time unrestored for every later suite.
     const listened = (times: number) => async (): Promise<number> => {
+      const deadline = performance.now() + 40_000
       while ((stdout.match(/INFO: listening/g) ?? []).length < times) {
         if (child.exitCode !== null) expect.fail(`npm run dev exited with ${child.exitCode}:\n${stdout}\n${stderr}`)
+        if (performance.now() > deadline) expect.fail(`npm run dev did not say "listening" ${times} times within 40 s:\n${stdout}\n${stderr}`)
         await delay(100)
       }
       return Number([...stdout.matchAll(/url: "http:\/\/127\.0\.0\.1:(\d+)"/g)].at(-1)?.[1])

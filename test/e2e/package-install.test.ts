@@ -440,7 +440,7 @@ describe('the package, installed as a user installs it', function () {
   describe('plant-store/testing in a consumer project', function () {
     // Runs the kit under a runner in the kit consumer; resolves with the exit code and the output.
     const runKit = async (runner: 'node:test' | 'mocha', store: string): Promise<{ code: number; output: string }> => {
-      const argv = runner === 'node:test' ? ['--test', 'kit.node-test.mjs'] : [join(kitDir(), 'node_modules', 'mocha', 'bin', 'mocha.js'), 'kit.mocha.mjs']
+      const argv = runner === 'node:test' ? ['--test', '--test-reporter=tap', 'kit.node-test.mjs'] : [join(kitDir(), 'node_modules', 'mocha', 'bin', 'mocha.js'), 'kit.mocha.mjs']
       try {
         const { stdout, stderr } = await node(kitDir(), argv[0] as string, { STORE: store }, argv.slice(1))
         return { code: 0, output: stdout + stderr }

@@ -12,7 +12,8 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const FIXTURES = 'test/e2e/testing/runners'
 
 const RUNNERS = {
-  'node:test': ['--import', 'tsx', '--test', `${FIXTURES}/contract.node-test.ts`],
+  // TAP, named: Node 26 writes its spec reporter by default wherever the output goes.
+  'node:test': ['--import', 'tsx', '--test', '--test-reporter=tap', `${FIXTURES}/contract.node-test.ts`],
   mocha: [`${ROOT}node_modules/mocha/bin/mocha.js`, '--no-config', '--node-option', 'import=tsx', `${FIXTURES}/contract.mocha.ts`],
 } as const
 
