@@ -13,7 +13,7 @@ import { deadlinePassed, malformedBody, unexpectedFailure, unsupportedMediaType,
 const JSON_TYPES = ['application/json', 'application/*+json']
 
 /** What the reader asks of Koa's request: the media type's charset and match, as Koa reads them. */
-export type BodyRequest = Pick<Koa.Request, 'req' | 'get' | 'charset' | 'is'>
+export type BodyRequest = Pick<Koa.Request, 'req' | 'charset' | 'is'>
 
 /**
  * Reads a JSON request body within a size limit, a coded one decoded in its turn of `decodes`, and
@@ -32,9 +32,11 @@ export const makeJsonBodyReader = (limitBytes: number, jsonLimits: JsonLimits, d
     deadline = Infinity,
   ): TE.TaskEither<RequestProblem, unknown> =>
     async () => {
-      const refusal = contentTypeProblem(request, head)
+      // The field is read once, here, for every check below.
+      const contentType = request.req.headers['content-type']
+      const refusal = contentTypeProblem(request, contentType, head)
       if (refusal !== undefined) return E.left(refusal)
-      const bytes = hasReadableBody(request) ? await readBytes(request, limitBytes, decodes, served, deadline, clock) : E.right(new Uint8Array())
+      const bytes = hasReadableBody(request, contentType) ? await readBytes(request, limitBytes, decodes, served, deadline, clock) : E.right(new Uint8Array())
       if (E.isLeft(bytes)) return bytes
       if (clock.now() >= deadline) return E.left(deadlinePassed)
       const parsed = parseJson(bytes.right)
@@ -45,13 +47,13 @@ export const makeJsonBodyReader = (limitBytes: number, jsonLimits: JsonLimits, d
 // The header nearly every client sends, whose answers below are known without parsing it.
 const PLAIN_JSON = 'application/json'
 
-const contentTypeProblem = (request: BodyRequest, head: Pick<RequestHead, 'contentTypeLines'>): RequestProblem | undefined => {
+const contentTypeProblem = (request: BodyRequest, contentType: string | undefined, head: Pick<RequestHead, 'contentTypeLines'>): RequestProblem | undefined => {
   // Node keeps the first of several Content-Type lines silently; a proxy or a filter in front
   // may have read another, and judged the body by it.
   if (head.contentTypeLines > 1) return unsupportedMediaType('Send one Content-Type header, application/json.')
-  if (request.req.headers['content-type'] === PLAIN_JSON) return undefined
-  if ((request.req.headers['content-type'] ?? '').length > MAX_CONTENT_TYPE_LENGTH) return unsupportedMediaType('Send the request body as application/json.')
-  if (!isJsonMediaType(mediaTypeOf(request.get('Content-Type')))) {
+  if (contentType === PLAIN_JSON) return undefined
+  if ((contentType ?? '').length > MAX_CONTENT_TYPE_LENGTH) return unsupportedMediaType('Send the request body as application/json.')
+  if (!isJsonMediaType(mediaTypeOf(contentType ?? ''))) {
     return unsupportedMediaType('Send the request body as application/json.')
   }
   // RFC 8259 section 8.1: JSON exchanged between systems is UTF-8; no other charset is read.
@@ -75,9 +77,9 @@ const isJsonMediaType = (type: string): boolean =>
 // A request announcing no body (neither Transfer-Encoding nor a Content-Length), or whose
 // Content-Type does not parse as a media type, is read as zero bytes without touching its stream:
 // its JSON parse then fails as an empty text does.
-const hasReadableBody = (request: BodyRequest): boolean => {
+const hasReadableBody = (request: BodyRequest, contentType: string | undefined): boolean => {
   const { headers } = request.req
-  if (headers['content-type'] === PLAIN_JSON) {
+  if (contentType === PLAIN_JSON) {
     return headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(headers['content-length']))
   }
   return Boolean(request.is(JSON_TYPES))
