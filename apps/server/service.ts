@@ -59,7 +59,7 @@ export const startService = async (
   const cap = connectionCapWithin(config.serverLimits.maxConnections, openFilesLimit())
   if (cap.warning !== undefined) log.warn('connection cap lowered to the open-files limit', { detail: cap.warning })
   const serverLimits = { ...config.serverLimits, maxConnections: cap.maxConnections }
-  const opened = openStorage(config.storage)
+  const opened = openStorage(config.storage, clock)
   if (E.isLeft(opened)) return E.left(invalid(opened.left))
   const storage = opened.right
   // Metrics, when configured, wrap the ports and observe the HTTP adapter; without them nothing is measured.

@@ -35,7 +35,9 @@ describe('waits and repeats on a clock', () => {
 
   it('rejects a delay with the reason of its signal once aborted, leaving no timer, and settles it on time otherwise', async () => {
     await fc.assert(
+      // An abort due at the very moment the delay ends may come first or not: the rule does not say.
       fc.asyncProperty(fc.integer({ min: 1, max: 10_000 }), fc.option(fc.integer({ min: 0, max: 10_000 }), { nil: undefined }), async (ms, abortAt) => {
+        fc.pre(abortAt !== ms)
         const { clock, advanceAsync, pendingTimers } = virtualClock()
         const controller = new AbortController()
         const reason = new Error('the deadline passed')

@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { openStorage } from '../../../../apps/server/storage.js'
+import { systemClock } from '../../../../wire/index.js'
 import { useServiceProcesses } from '../../../support/service-process.js'
 
 // A connection string naming an option that would break what the service promises (decoding
@@ -11,7 +12,7 @@ describe('storage chosen by configuration', function () {
 
   for (const option of BREAKING) {
     it(`refuses MONGODB_URI with ${option}, naming the variable and the option`, async function () {
-      const opened = openStorage({ _tag: 'MongoDb', settings: { uri: `mongodb://127.0.0.1:27017/?${option}`, dbName: 'plant_store', timeouts: { operationMs: 5000 } } })
+      const opened = openStorage({ _tag: 'MongoDb', settings: { uri: `mongodb://127.0.0.1:27017/?${option}`, dbName: 'plant_store', timeouts: { operationMs: 5000 } } }, systemClock)
       if (E.isRight(opened)) {
         await opened.right.close()
         expect.fail(`${option} was accepted`)
