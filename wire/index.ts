@@ -36,6 +36,5 @@ export {
   violationsFromMessage,
 } from './messages.js'
 export type { UnavailableReason } from './messages.js'
-export { isFailureStatus } from './failure-status.js'
 export { systemClock } from './system-clock.js'
 export { MAX_TIMER_MS, wholeNumberOption } from './whole-number.js'

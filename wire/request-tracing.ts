@@ -20,8 +20,12 @@ export interface RequestSpan {
   readonly spanId: string | undefined
   /** Runs the handling of the request with this span as the current one, so spans below it are its children. */
   readonly run: (handle: () => Promise<void>) => Promise<void>
-  /** Called once, after the answer is settled, with the route that answered and the status. */
-  readonly finished: (route: string, status: number) => void
+  /**
+   * Called once, after the answer is settled, with the route that answered, the status, and
+   * whether the answer says the service or a dependency failed, as the HTTP adapter judges it for
+   * its log line too (a 5xx but 501), so a span's error status and the request's log agree.
+   */
+  readonly finished: (route: string, status: number, failed: boolean) => void
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Context, Tracer } from '@opentelemetry/api'
-import { isFailureStatus, type RequestSpan, type RequestTracer, type TraceParent } from '../../wire/index.js'
+import type { RequestSpan, RequestTracer, TraceParent } from '../../wire/index.js'
 import { plantStoreTracer } from './tracer.js'
 import { context, createTraceState, isSpanContextValid, SpanKind, SpanStatusCode, trace } from './peers.js'
 
@@ -15,7 +15,7 @@ export type TracedRequest = RequestSpan
  * `<method> <route>` (`POST /plants`), a child of the caller's `traceparent` when it sent one,
  * current while the request is handled (so the ports' spans are its children), with the HTTP
  * semantic conventions' `http.request.method`, `http.route` and `http.response.status_code`; a
- * failure (`isFailureStatus`: a 5xx but 501) marks it as an error. The parent is read from the
+ * failure, as the HTTP adapter judges it (a 5xx but 501), marks it as an error. The parent is read from the
  * header by the HTTP adapter itself, so it is honoured whatever propagator the host registered,
  * or none.
  *
@@ -48,11 +48,11 @@ export const openTelemetryRequestTracer = (
       traceId,
       spanId,
       run: (handle) => context.with(active, handle),
-      finished: (route, status) => {
+      finished: (route, status, failed) => {
         span.updateName(`${method} ${route}`)
         span.setAttribute('http.route', route)
         span.setAttribute('http.response.status_code', status)
-        if (isFailureStatus(status)) span.setStatus({ code: SpanStatusCode.ERROR })
+        if (failed) span.setStatus({ code: SpanStatusCode.ERROR })
         span.end()
       },
     }

@@ -9,7 +9,6 @@ import { untraced, type HttpObserver, type Logger, type RequestSpan, type Reques
 import { traceParentFrom } from './trace-parent.js'
 import { refusesTheProtocol, unexpectedFailure } from '../errors/problems.js'
 import type { Clock } from '../../../core/index.js'
-import { isFailureStatus } from '../../../wire/index.js'
 import { toErrorResponse, type Problem } from '../errors/error-response.js'
 
 export interface RequestBoundaryDeps {
@@ -78,7 +77,7 @@ export const requestBoundary =
     }
     if (span !== untraced) {
       try {
-        span.finished(route, status)
+        span.finished(route, status, isFailureStatus(status))
       } catch (error) {
         logSafely(log, 'error', 'request tracer failed', { requestId, cause: describeCause(error) })
       }
@@ -232,6 +231,14 @@ const requestLogLine = (problem: Problem | undefined, status: number): RequestLo
       return isFailureStatus(status) ? { level: 'error', message: 'request failed', cause: 'whole' } : { level: 'info', message: 'request' }
   }
 }
+
+/**
+ * Whether an answer's status says the service or a dependency failed: a 5xx, except 501 Not
+ * Implemented, which refuses what the client sent (a method or a transfer coding the service does
+ * not implement, RFC 9110 section 15.6.2) as a 4xx refusal does. The request log's level and the
+ * span's error status are both decided by this one rule, here; the operator's 5xx alert follows it.
+ */
+const isFailureStatus = (status: number): boolean => status >= 500 && status !== 501
 
 const causeOf = (problem: Problem | undefined): unknown => (problem !== undefined && 'cause' in problem ? problem.cause : undefined)
 
