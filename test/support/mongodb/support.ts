@@ -63,6 +63,33 @@ export const createYardstickMs = async (uri: string, count: number, everyMs: num
   }
 }
 
+/**
+ * How long past a deadline a test lets an answer come: `marginMs` as written, or ten yardsticks
+ * where the machine is slower now (the product's deadline stays as it is; only the room around
+ * it grows).
+ */
+export const answerBoundMs = (deadlineMs: number, yardstick: number, marginMs = 1500): number => deadlineMs + Math.max(marginMs, 10 * yardstick)
+
+/**
+ * A suite's create yardstick (createYardstickMs), taken once before its tests on a peer of its own:
+ * for the bounds its tests hold answers to (answerBoundMs).
+ */
+export const useCreateYardstick = (): (() => number) => {
+  let ms: number | undefined
+  before(async function () {
+    const peer = await startMongoPeer()
+    try {
+      ms = await createYardstickMs(peer.uri, 10, 15)
+    } finally {
+      await peer.stop()
+    }
+  })
+  return () => {
+    if (ms === undefined) throw new Error('the yardstick is taken before the suite')
+    return ms
+  }
+}
+
 /** Runs `work` and says how long it took, so a test can check a bound on it. */
 export const timed = async <A>(work: () => Promise<A>): Promise<{ result: A; ms: number }> => {
   const started = performance.now()

@@ -15,15 +15,15 @@ import {
 import type { PeerMonitoring } from '../../../support/mongo-peer/commands.js'
 import { TRANSIENT_SERVER_CODES } from '../../../support/mongodb/transient-codes.js'
 import { plant } from '../../../support/plants.js'
-import { eventuallyRight, openStore, TEST_TIMEOUTS, timed, useWirePeer, withRawClient } from '../../../support/mongodb/support.js'
+import { answerBoundMs, eventuallyRight, openStore, TEST_TIMEOUTS, timed, useCreateYardstick, useWirePeer, withRawClient } from '../../../support/mongodb/support.js'
 
 // Generous room over the deadline for a loaded machine: the check is that the answer is bounded
 // by the deadline rather than by a driver default (30 s) or never.
-const BOUND_MS = TEST_TIMEOUTS.operationMs + 1500
 
 // Run once per monitoring mode, by a test file each (faults-streaming.test.ts, faults-polling.test.ts), so
 // that a parallel run gives each mode a worker of its own.
 export const faultsUnder = (monitoring: PeerMonitoring) => describe(`MongoDB adapter under faults (wire peer, ${monitoring} monitoring)`, function () {
+  const yardstick = useCreateYardstick()
   const wire = useWirePeer('faults', monitoring)
   const open = (): PlantStore => wire.closeAfter(openStore(wire.peer.uri, wire.dbName)).store
   const stored = wire.stored
@@ -34,7 +34,7 @@ export const faultsUnder = (monitoring: PeerMonitoring) => describe(`MongoDB ada
       const store = open()
       const { result: notReady, ms } = await timed(() => store.checkReady()())
       expectLeftTag(notReady, 'StorageUnavailable')
-      expect(ms).to.be.below(BOUND_MS)
+      expect(ms).to.be.below(answerBoundMs(TEST_TIMEOUTS.operationMs, yardstick()))
       await wire.peer.comeBack()
       await eventuallyRight(() => store.checkReady()(), 5000)
       const outcome = expectRight(await store.insertUnlessExists(plant(1n, 'Monstera'))())
@@ -47,7 +47,7 @@ export const faultsUnder = (monitoring: PeerMonitoring) => describe(`MongoDB ada
       await wire.peer.goDown()
       const { result, ms } = await timed(() => store.insertUnlessExists(plant(2n, 'Fern'))())
       expectLeftTag(result, 'StorageUnavailable')
-      expect(ms).to.be.below(BOUND_MS)
+      expect(ms).to.be.below(answerBoundMs(TEST_TIMEOUTS.operationMs, yardstick()))
       await wire.peer.comeBack()
       const outcome = await eventuallyRight(() => store.insertUnlessExists(plant(2n, 'Fern'))(), 5000)
       expect(outcome).to.deep.equal({ _tag: 'Inserted', plant: plant(2n, 'Fern') })
@@ -62,7 +62,7 @@ export const faultsUnder = (monitoring: PeerMonitoring) => describe(`MongoDB ada
       await wire.peer.restart(500)
       // During the secondary phase the driver waits for a primary, or the deadline answers 503.
       const { result, ms } = await timed(() => store.insertUnlessExists(plant(2n, 'Fern'))())
-      expect(ms).to.be.below(BOUND_MS)
+      expect(ms).to.be.below(answerBoundMs(TEST_TIMEOUTS.operationMs, yardstick()))
       if (E.isLeft(result)) expectLeftTag(result, 'StorageUnavailable')
       const outcome = await eventuallyRight(() => store.insertUnlessExists(plant(2n, 'Fern'))(), 5000)
       expect(['Inserted', 'AlreadyStored']).to.include(outcome._tag)
@@ -77,7 +77,7 @@ export const faultsUnder = (monitoring: PeerMonitoring) => describe(`MongoDB ada
       wire.peer.goQuiet()
       const { result, ms } = await timed(() => store.insertUnlessExists(plant(2n, 'Fern'))())
       expectLeftTag(result, 'StorageUnavailable')
-      expect(ms).to.be.below(BOUND_MS)
+      expect(ms).to.be.below(answerBoundMs(TEST_TIMEOUTS.operationMs, yardstick()))
       expectLeftTag(await store.checkReady()(), 'StorageUnavailable')
       wire.peer.endQuiet()
       // The insert sent into the partition reaches the server when it heals, as mongod would
@@ -160,7 +160,7 @@ export const faultsUnder = (monitoring: PeerMonitoring) => describe(`MongoDB ada
       wire.peer.faults.inject('insert', { kind: 'delayReply', ms: 5000 })
       const { result, ms } = await timed(() => store.insertUnlessExists(plant(1n, 'Monstera', 'aroid'))())
       expectLeftTag(result, 'StorageUnavailable')
-      expect(ms).to.be.below(BOUND_MS)
+      expect(ms).to.be.below(answerBoundMs(TEST_TIMEOUTS.operationMs, yardstick()))
       wire.peer.faults.clear()
       // The slow insert was applied: asking again is a replay, not a second plant.
       const again = expectRight(await store.insertUnlessExists(plant(1n, 'Monstera', 'aroid'))())
@@ -174,7 +174,7 @@ export const faultsUnder = (monitoring: PeerMonitoring) => describe(`MongoDB ada
       wire.peer.faults.inject('hello', { kind: 'delayReply', ms: 5000 }, Infinity, sentByAnOperation)
       const { result, ms } = await timed(() => store.checkReady()())
       expectLeftTag(result, 'StorageUnavailable')
-      expect(ms).to.be.below(BOUND_MS)
+      expect(ms).to.be.below(answerBoundMs(TEST_TIMEOUTS.operationMs, yardstick()))
     })
 
     it('an insert slow on its way in lands after its 503, and the same create again is a replay', async function () {
@@ -183,7 +183,7 @@ export const faultsUnder = (monitoring: PeerMonitoring) => describe(`MongoDB ada
       wire.peer.faults.inject('insert', { kind: 'delayRequest', ms: TEST_TIMEOUTS.operationMs + 300 }, 1)
       const { result, ms } = await timed(() => store.insertUnlessExists(plant(1n, 'Monstera', 'aroid'))())
       expectLeftTag(result, 'StorageUnavailable')
-      expect(ms).to.be.below(BOUND_MS)
+      expect(ms).to.be.below(answerBoundMs(TEST_TIMEOUTS.operationMs, yardstick()))
       expect(stored(), 'not there yet at the 503').to.have.length(0)
       await eventually(() => stored().length === 1, 3000)
       const again = expectRight(await store.insertUnlessExists(plant(1n, 'Monstera', 'aroid'))())
@@ -331,7 +331,7 @@ export const faultsUnder = (monitoring: PeerMonitoring) => describe(`MongoDB ada
       await new Promise((resolve) => setTimeout(resolve, 50))
       const { result: lost, ms } = await timed(() => second.insertUnlessExists(plant(1n, 'Fern'))())
       expectLeftTag(lost, 'StorageUnavailable')
-      expect(ms).to.be.below(BOUND_MS)
+      expect(ms).to.be.below(answerBoundMs(TEST_TIMEOUTS.operationMs, yardstick()))
       expectLeftTag(await winning, 'StorageUnavailable')
     })
   })

@@ -9,13 +9,27 @@ import { crc32c } from '../../../support/mongo-peer/wire.js'
 import { interruptedInsert, overloaded, serverError, writeConcernTimedOut } from '../../../support/mongo-peer/faults.js'
 import { PEER_MONITORING_MODES, startMongoPeer, type MongoPeer } from '../../../support/mongo-peer/server.js'
 import { withRawClient } from '../../../support/mongodb/support.js'
+import { yardstickMs } from '../../../support/yardstick.js'
 
 // The wire peer stands in for mongod in the adapter's fault tests: where the adapter depends on
 // what mongod does, the peer must do it too, or a test passes that a real server would fail.
 describe('the wire peer behaves as mongod', function () {
   this.timeout(10_000)
   let peer: MongoPeer
+  // A test's time: 10 s, or more where the machine needs it. The longest test opens a client per
+  // error code, some 45 of them, each a connection, a handshake and an insert: the yardstick is
+  // the slowest of three such rounds now, and a test gets 200 of them (four times its need).
+  let testMs = 10_000
+  before(async function () {
+    const sized = await startMongoPeer()
+    try {
+      testMs = Math.max(10_000, 200 * (await yardstickMs(3, 0, () => withRawClient(sized.uri, (client) => client.db('yardstick').collection('rounds').insertOne({})))))
+    } finally {
+      await sized.stop()
+    }
+  })
   beforeEach(async function () {
+    this.currentTest?.timeout(testMs)
     peer = await startMongoPeer()
   })
   afterEach(async function () {

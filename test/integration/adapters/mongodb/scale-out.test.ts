@@ -1,12 +1,14 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
+import type { MongoTimeouts } from '../../../../adapters/mongodb/index.js'
 import type { PlantStore, StoreError } from '../../../../core/index.js'
 import type { ServerType } from 'mongodb'
 import { notWritableStateOf } from '../../../../adapters/mongodb/writable-server.js'
 import { expectRight } from '../../../support/either.js'
 import { startMongoPeer, type MongoPeer } from '../../../support/mongo-peer/server.js'
 import { plant } from '../../../support/plants.js'
-import { freshDbName, openStore } from '../../../support/mongodb/support.js'
+import { freshDbName, openStore, TEST_TIMEOUTS, timed } from '../../../support/mongodb/support.js'
+import { deadlineBeside } from '../../../support/yardstick.js'
 
 // A sharded cluster as the adapter meets it: one or several mongos in front of the shards (the
 // peer plays the routers; the documents they share stand for the shards, whose unique `_id`
@@ -20,8 +22,8 @@ describe('scaled out: routers, several of them, a load balancer (wire peer)', fu
     peers.push(peer)
     return peer
   }
-  const open = (uri: string, dbName: string): PlantStore => {
-    const opened = openStore(uri, dbName)
+  const open = (uri: string, dbName: string, timeouts?: Partial<MongoTimeouts>): PlantStore => {
+    const opened = openStore(uri, dbName, timeouts)
     closing.push(opened.close)
     return opened.store
   }
@@ -45,17 +47,24 @@ describe('scaled out: routers, several of them, a load balancer (wire peer)', fu
     const second = await started({ role: 'mongos', storage: first.storage })
     const dbName = freshDbName('routers')
     const both = `mongodb://127.0.0.1:${first.port},127.0.0.1:${second.port}/?directConnection=false`
-    const instances = [open(first.uri, dbName), open(second.uri, dbName), open(both, dbName)]
     const ids = Array.from({ length: 40 }, (_, index) => BigInt(index + 1))
-    const answers = await Promise.all(
-      ids.flatMap((id) => instances.map((store, instance) => store.insertUnlessExists(plant(id, `Plant ${id} from ${instance}`))())),
-    )
+    const uris = [first.uri, second.uri, both]
+    const race = (instances: ReadonlyArray<PlantStore>) =>
+      Promise.all(ids.flatMap((id) => instances.map((store, instance) => store.insertUnlessExists(plant(id, `Plant ${id} from ${instance}`))())))
+    // 120 creates at once, each instance opening its connections for them. The yardstick is the
+    // same race on a database of its own, with time to spare: the deadline is the written one, or
+    // three times what the race takes this machine now.
+    const yardstickDb = freshDbName('routers_yardstick')
+    const { ms: yardstick } = await timed(() => race(uris.map((uri) => open(uri, yardstickDb, { ...TEST_TIMEOUTS, operationMs: 60_000 }))))
+    const operationMs = deadlineBeside(TEST_TIMEOUTS.operationMs, 0, yardstick, 3)
+    this.timeout(10_000 + 3 * operationMs)
+    const answers = await race(uris.map((uri) => open(uri, dbName, { ...TEST_TIMEOUTS, operationMs })))
     const stored = first.documents(`${dbName}.plants`)
     expect(stored).to.have.length(ids.length)
     for (const id of ids) {
       const winner = stored.find(({ _id }) => BigInt(String(_id)) === id)
       const forId = answers.filter((answer) => E.isRight(answer) && (answer.right._tag === 'Inserted' ? answer.right.plant.id : answer.right.stored.id) === id)
-      expect(forId, `answers for id ${id}`).to.have.length(instances.length)
+      expect(forId, `answers for id ${id}, within ${operationMs} ms`).to.have.length(uris.length)
       expect(forId.filter((answer) => E.isRight(answer) && answer.right._tag === 'Inserted'), `winners of id ${id}`).to.have.length(1)
       for (const answer of forId) {
         if (E.isRight(answer) && answer.right._tag === 'AlreadyStored') expect(answer.right.stored.name).to.equal(winner?.name)

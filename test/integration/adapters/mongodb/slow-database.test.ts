@@ -16,9 +16,16 @@ describe('a database slow but healthy (wire peer)', function () {
   this.timeout(30_000)
   const ANSWER_SHARE = 0.6
   // About 60 inserts on the wire at once for one insertOne per create: fewer than the driver's
-  // pool holds (100), so none of them waits for a connection.
+  // pool holds (100), so none of them waits for a connection. That is 15 ms apart at the written
+  // deadline; a longer deadline spaces the creates in proportion, so as many are on the wire.
   const EVERY_MS = 15
+  let everyMs: number
   const CREATES = 200
+  // The yardstick's window, about a second of the same pace, and what the fault leaves of the
+  // deadline in yardsticks: ten, as the load of a busy machine moves within the test's 3 s, while
+  // a yardstick of one moment sees only that moment.
+  const YARDSTICK_CREATES = 60
+  const HEADROOM = 10
   let peer: MongoPeer
   let dbName: string
   let storage: MongoPlantStore | undefined
@@ -27,8 +34,9 @@ describe('a database slow but healthy (wire peer)', function () {
   beforeEach(async function () {
     peer = await startMongoPeer()
     dbName = freshDbName('slow_database')
-    deadlineMs = deadlineBeside(TEST_TIMEOUTS.operationMs, ANSWER_SHARE, await createYardstickMs(peer.uri, 30, EVERY_MS))
-    this.timeout(10_000 + 3 * deadlineMs)
+    deadlineMs = deadlineBeside(TEST_TIMEOUTS.operationMs, ANSWER_SHARE, await createYardstickMs(peer.uri, YARDSTICK_CREATES, EVERY_MS), HEADROOM)
+    everyMs = (EVERY_MS * deadlineMs) / TEST_TIMEOUTS.operationMs
+    this.timeout(10_000 + 3 * deadlineMs + CREATES * everyMs)
   })
   afterEach(async function () {
     await storage?.close()
@@ -41,13 +49,13 @@ describe('a database slow but healthy (wire peer)', function () {
   const storedIds = (): string[] => peer.documents(`${dbName}.plants`).map(({ _id }) => String(_id))
 
   it('every create is stored and answered Inserted, as with one insertOne per create', async function () {
-    this.timeout(10_000 + 3 * deadlineMs)
+    this.timeout(10_000 + 3 * deadlineMs + CREATES * everyMs)
     storage = openStore(peer.uri, dbName, { ...TEST_TIMEOUTS, operationMs: deadlineMs })
     const { store } = storage
     expect(E.isRight(await store.checkReady()()), 'ready').to.equal(true)
     peer.faults.inject('insert', { kind: 'delayReply', ms: ANSWER_SHARE * deadlineMs })
     const sent = plants()
-    const outcomes = await steadily(sent, EVERY_MS, (each) => store.insertUnlessExists(each)())
+    const outcomes = await steadily(sent, everyMs, (each) => store.insertUnlessExists(each)())
     const answered = outcomes.map((outcome) => (E.isRight(outcome) ? outcome.right._tag : outcome.left._tag))
     expect(answered.filter((tag) => tag !== 'Inserted'), 'creates not answered Inserted').to.deep.equal([])
     expect(outcomes.map((outcome) => E.isRight(outcome) && outcome.right)).to.deep.equal(sent.map((each) => ({ _tag: 'Inserted', plant: each })))
@@ -58,7 +66,7 @@ describe('a database slow but healthy (wire peer)', function () {
   // its own deadline, as the reference in bench/ sends it. Were it to fail here, the machine and
   // not the adapter would be what the test above measures.
   it('one insertOne per create, the yardstick, answers every one in time', async function () {
-    this.timeout(10_000 + 3 * deadlineMs)
+    this.timeout(10_000 + 3 * deadlineMs + CREATES * everyMs)
     peer.faults.inject('insert', { kind: 'delayReply', ms: ANSWER_SHARE * deadlineMs })
     const sent = plants()
     // The driver reads the signal for every operation, though its types declare it on reads only.
@@ -66,7 +74,7 @@ describe('a database slow but healthy (wire peer)', function () {
     const outcomes = await withRawClient(peer.uri, async (client) => {
       const collection = client.db(dbName).collection<{ _id: bigint; name: string }>('plants')
       await client.db(dbName).command({ ping: 1 })
-      return steadily(sent, EVERY_MS, ({ id, name }) =>
+      return steadily(sent, everyMs, ({ id, name }) =>
         collection.insertOne({ _id: id, name }, lone()).then(
           () => 'inserted',
           (error: unknown) => String(error),

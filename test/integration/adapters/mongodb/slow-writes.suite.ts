@@ -8,7 +8,8 @@ import { expectRight } from '../../../support/either.js'
 import type { PeerMonitoring } from '../../../support/mongo-peer/commands.js'
 import { startMongoPeer, type MongoPeer } from '../../../support/mongo-peer/server.js'
 import { plant } from '../../../support/plants.js'
-import { freshDbName, openStore, TEST_TIMEOUTS } from '../../../support/mongodb/support.js'
+import { createYardstickMs, freshDbName, openStore, TEST_TIMEOUTS } from '../../../support/mongodb/support.js'
+import { deadlineBeside } from '../../../support/yardstick.js'
 
 // A write whose majority takes longer than the deadline. MongoDB must answer it (a write concern
 // error, the plant kept) before the call's deadline would cut the reply: a reply cut by the
@@ -18,15 +19,26 @@ import { freshDbName, openStore, TEST_TIMEOUTS } from '../../../support/mongodb/
 // that a parallel run gives each mode a worker of its own.
 export const slowWritesUnder = (monitoring: PeerMonitoring) => describe(`slow writes (wire peer, ${monitoring} monitoring)`, function () {
   this.timeout(30_000)
-  const LAG_MS = 2500
   let peer: MongoPeer
   let storage: MongoPlantStore | undefined
   let dbName: string
   const stored = () => peer.documents(`${dbName}.plants`)
+  // MongoDB answers a write concern it cannot meet at 19/20 of the time the create has left, so the
+  // reply has the last twentieth to be read before the deadline would cut it (and cost the
+  // connection). The deadline is the test's written one, or longer where the machine needs it:
+  // that twentieth at least ten creates of this machine under its load now (the yardstick: the
+  // slowest of 20 steady creates, so that it sees the load's peaks, which this bound is about).
+  // A majority comes a second after the deadline, or never within it.
+  let yardstick: number
+  const deadlineFrom = (writtenMs: number): { readonly deadlineMs: number; readonly lagMs: number } => {
+    const deadlineMs = deadlineBeside(writtenMs, 19 / 20, yardstick, 10)
+    return { deadlineMs, lagMs: deadlineMs + 1000 }
+  }
 
   beforeEach(async function () {
     peer = await startMongoPeer({ monitoring })
     dbName = freshDbName('slow')
+    yardstick = await createYardstickMs(peer.uri, 20, 15)
   })
   afterEach(async function () {
     await storage?.close()
@@ -49,9 +61,11 @@ export const slowWritesUnder = (monitoring: PeerMonitoring) => describe(`slow wr
   }
 
   it('each is answered 503 with its plant kept, on the connection it came on, and its retry is a replay', async function () {
-    const store = await openWarm()
+    const { deadlineMs, lagMs } = deadlineFrom(TEST_TIMEOUTS.operationMs)
+    this.timeout(10_000 + 10 * deadlineMs)
+    const store = await openWarm({ ...TEST_TIMEOUTS, operationMs: deadlineMs })
     const before = peer.connectionsClosedByClients()
-    peer.faults.inject('insert', { kind: 'replicationLag', ms: LAG_MS }, 8)
+    peer.faults.inject('insert', { kind: 'replicationLag', ms: lagMs }, 8)
     const answers: Array<E.Either<StoreError, InsertOutcome>> = []
     for (let id = 1n; id <= 8n; id += 1n) answers.push(await store.insertUnlessExists(plant(id, `Slow ${id}`))())
     expect(peer.connectionsClosedByClients() - before, 'connections given up for 8 slow writes').to.equal(0)
@@ -69,9 +83,11 @@ export const slowWritesUnder = (monitoring: PeerMonitoring) => describe(`slow wr
     // Its own insert's wait for the write concern is bounded by what its wait left it. A create
     // waits for an insert on the wire only while the driver's pool has no connection to spare
     // (otherwise it goes in an insert of its own within a few ms): a pool of two here.
-    const store = await openWarm({ ...TEST_TIMEOUTS, operationMs: 2500 }, `${peer.uri}&maxPoolSize=2`)
+    const { deadlineMs, lagMs } = deadlineFrom(2500)
+    this.timeout(10_000 + 4 * deadlineMs)
+    const store = await openWarm({ ...TEST_TIMEOUTS, operationMs: deadlineMs }, `${peer.uri}&maxPoolSize=2`)
     const before = peer.connectionsClosedByClients()
-    peer.faults.inject('insert', { kind: 'replicationLag', ms: LAG_MS }, 6)
+    peer.faults.inject('insert', { kind: 'replicationLag', ms: lagMs }, 6)
     const answers: Array<E.Either<StoreError, InsertOutcome>> = []
     for (let round = 0n; round < 2n; round += 1n) {
       // Two inserts on the wire (as many as may be), then a third create that waits for one of them.
