@@ -21,6 +21,17 @@ export interface Clock {
 export type Cancel = () => void
 
 /**
+ * What `delay` reads of an abort signal. Node's and the DOM's `AbortSignal` are one; declared here
+ * so the core's types name no library of the platform's (a core-only consumer has no @types/node).
+ */
+export interface AbortSignalLike {
+  readonly aborted: boolean
+  readonly reason?: unknown
+  addEventListener(type: 'abort', listener: () => void, options?: { readonly once?: boolean }): void
+  removeEventListener(type: 'abort', listener: () => void): void
+}
+
+/**
  * A promise that settles `ms` from now on `clock`: a wait on the clock's timers. Given a signal, it
  * rejects with the signal's reason once the signal is aborted, and its timer is cancelled.
  *
@@ -40,7 +51,7 @@ export type Cancel = () => void
  * await delay(clock, 250)
  * ```
  */
-export const delay = (clock: Clock, ms: number, signal?: AbortSignal): Promise<void> =>
+export const delay = (clock: Clock, ms: number, signal?: AbortSignalLike): Promise<void> =>
   new Promise((resolve, reject) => {
     if (signal?.aborted === true) {
       reject(signal.reason)

@@ -12,7 +12,8 @@ describe('the system clock', () => {
     expect(ran, 'never synchronously').to.deep.equal([])
     await new Promise((resolve) => setTimeout(resolve, 60))
     expect(ran).to.deep.equal(['due at once', 'after 20 ms'])
-    expect(systemClock.now() - started).to.be.at.least(60)
+    // Node's timers count whole milliseconds of the loop's time, which may trail performance.now by one.
+    expect(systemClock.now() - started).to.be.at.least(59)
     cancel()
   })
 
