@@ -46,6 +46,13 @@ export interface Connections {
    * (idle, or headers half-sent), and those whose oldest request's body is still on its way.
    */
   readonly cutHalfSent: () => void
+  /**
+   * Closes every connection idle between requests: answered at least once, owing nothing, and
+   * silent since. One that has not sent its first request yet is left for `cutHalfSent`, so a
+   * client that connected just before a stop still has its request served (Node 26's
+   * `closeIdleConnections` closes such a connection too).
+   */
+  readonly closeIdle: () => void
 }
 
 // One record per open connection.
@@ -63,6 +70,8 @@ interface Connection extends SocketFacts {
   heardAt: number
   /** When it last owed nothing. */
   idleSince: number
+  /** `socket.bytesRead` when its last answer left it owing nothing; undefined before its first. */
+  readWhenIdle: number | undefined
 }
 
 // What a body must gain to count as progress, unless it ends first: one full TCP segment. A byte
@@ -146,7 +155,7 @@ export const trackConnections = (server: Server, bounds: ConnectionBounds, clock
     }
     const now = clock.now()
     const networks = over ? [] : client.networks
-    const record: Connection = { socket, client, networks, owed: [], answered: undefined, written: 0, movedAt: now, read: 0, heardAt: now, idleSince: now }
+    const record: Connection = { socket, client, networks, owed: [], answered: undefined, written: 0, movedAt: now, read: 0, heardAt: now, idleSince: now, readWhenIdle: undefined }
     records.set(socket, record)
     serveConnection(socket, record)
     if (over) overShare.add(record)
@@ -214,13 +223,21 @@ export const trackConnections = (server: Server, bounds: ConnectionBounds, clock
         res.off('close', settled)
         const at = record.owed.indexOf(owed)
         if (at !== -1) record.owed.splice(at, 1)
-        if (record.owed.length === 0) record.idleSince = clock.now()
+        if (record.owed.length === 0) {
+          record.idleSince = clock.now()
+          record.readWhenIdle = record.socket.bytesRead
+        }
       }
       res.once('finish', settled)
       res.once('close', settled)
       return true
     },
     factsOf: (socket) => records.get(socket as Socket),
+    closeIdle: () => {
+      for (const record of [...records.values()]) {
+        if (record.owed.length === 0 && record.readWhenIdle === record.socket.bytesRead) record.socket.destroy()
+      }
+    },
     cutHalfSent: () => {
       for (const record of [...records.values()]) {
         const oldest = record.owed[0]

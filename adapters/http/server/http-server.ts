@@ -129,6 +129,12 @@ export interface BoundedServer extends Server {
    * the whole grace period, and the connections of everyone else with it.
    */
   readonly cutHalfSentRequests: () => void
+  /**
+   * Closes the connections idle between requests (answered, owing nothing, silent since), for a
+   * server that has stopped accepting; a connection that has not sent its first request yet is
+   * left to `cutHalfSentRequests`. Node's `closeIdleConnections` closes those too on Node 26.
+   */
+  readonly closeIdleBetweenRequests: () => void
 }
 
 /**
@@ -197,7 +203,7 @@ export const createBoundedServer = (
   server.on('checkExpectation', admitted(checkExpectation ?? ((_req, res) => answerOnResponse(res, expectationFailed))))
   server.on('clientError', answerClientErrors(connections.factsOf))
   server.on('connect', (req, socket) => answerOnSocket(socket, methodNotImplemented, requestIdOf(req), connections.factsOf(socket)))
-  return Object.assign(server, { cutHalfSentRequests: connections.cutHalfSent })
+  return Object.assign(server, { cutHalfSentRequests: connections.cutHalfSent, closeIdleBetweenRequests: connections.closeIdle })
 }
 
 /**
