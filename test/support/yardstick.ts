@@ -1,3 +1,6 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { reportPending } from './pending.js'
+
 // A bound about the machine's speed (what is left of a deadline once a slow database has taken
 // its share, how late an answer may come past a bound) holds on a quiet machine and fails on a
 // busy one. A test that holds such a bound takes a yardstick in the same run: the time this
@@ -26,3 +29,34 @@ export const yardstickMs = async (count: number, everyMs: number, work: () => Pr
  */
 export const deadlineBeside = (writtenMs: number, share: number, yardstick: number, headroom = 5): number =>
   Math.max(writtenMs, Math.ceil((headroom * yardstick) / (1 - share)))
+
+/**
+ * A real-time outcome is evidence only from a run in which this process could run: a run during
+ * which its event loop was held up (by the machine, a garbage collection, another process on the
+ * same cores) for longer than the room the test's fault leaves, `roomMs`, says nothing about the
+ * code under test. `run` is tried until it passes, or fails in a run that had the room (that
+ * failure is the test's), at most `tries` times; when no run had the room, the test is pending,
+ * with the longest hold-up as its reason. `run` must set up its own state each time.
+ * The hold-up is Node's own event-loop delay histogram (perf_hooks.monitorEventLoopDelay).
+ */
+export const inRunsWithRoom = async (test: Mocha.Context, roomMs: () => number, run: () => Promise<void>, tries = 3): Promise<void> => {
+  let longestMs = 0
+  for (let attempt = 1; attempt <= tries; attempt += 1) {
+    const delays = monitorEventLoopDelay({ resolution: 5 })
+    delays.enable()
+    let failure: unknown
+    try {
+      await run()
+      return
+    } catch (error) {
+      failure = error
+    } finally {
+      delays.disable()
+    }
+    const heldUpMs = delays.max / 1e6
+    longestMs = Math.max(longestMs, heldUpMs)
+    if (heldUpMs <= roomMs()) throw failure
+  }
+  reportPending(test.fullTitle(), `in ${tries} runs this process was held up for up to ${Math.round(longestMs)} ms, more than the ${Math.round(roomMs())} ms the test leaves`)
+  test.skip()
+}
