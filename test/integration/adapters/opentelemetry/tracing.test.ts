@@ -1,5 +1,6 @@
 import { expect } from 'chai'
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api'
+import { W3CTraceContextPropagator } from '@opentelemetry/core'
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base'
 import { makeInMemoryPlantStore } from '../../../../adapters/in-memory/index.js'
 import { openTelemetryRequestTracer, traceAuthenticator, tracePlantStore, tracerProviderRegistered } from '../../../../adapters/opentelemetry/index.js'
@@ -54,11 +55,12 @@ describe('OpenTelemetry spans', function () {
     })
   })
 
+  // The Node SDK registers the W3C trace context propagator unless told otherwise.
   describe('with an SDK the host registered', function () {
     let sdk: RegisteredSdk
     let app: TestApp
     beforeEach(async function () {
-      sdk = registerInMemorySdk()
+      sdk = registerInMemorySdk(new W3CTraceContextPropagator())
       app = await tracedApp()
     })
     afterEach(async function () {
