@@ -25,7 +25,7 @@ export type { ErrorAnswer, ErrorDocument, ErrorStatus } from './error-document.j
 export { readBoundedBody } from './bounded-body.js'
 export { declaredFields } from './declared-fields.js'
 export type { DeclaredField } from './declared-fields.js'
-export type { RequestSpan, RequestTracer, TraceParent } from './request-tracing.js'
+export type { RequestHeaders, RequestSpan, RequestTracer } from './request-tracing.js'
 export { jsonViolations, newPlantJsonText } from './new-plant-json.js'
 export {
   invalidNewPlantMessage,

@@ -2,15 +2,12 @@
 // any adapter that implements it (OpenTelemetry's): types only, shared as the rest of the API's
 // vocabulary is.
 
-/** The caller's trace context, as a W3C `traceparent` header carries it. */
-export interface TraceParent {
-  /** 32 lowercase hex digits, not all zero. */
-  readonly traceId: string
-  /** The caller's span: 16 lowercase hex digits, not all zero. */
-  readonly parentId: string
-  /** The trace flags; bit 0 says the caller sampled the trace. */
-  readonly flags: number
-}
+/**
+ * A request's header fields by lower-case name, as Node's `IncomingMessage.headers` holds them (a
+ * list where Node keeps one, as for `set-cookie`): the request's own, lent to be read, never
+ * written.
+ */
+export type RequestHeaders = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
 
 /** One request's span, from its start to its answer. */
 export interface RequestSpan {
@@ -29,11 +26,11 @@ export interface RequestSpan {
 }
 
 /**
- * Where the HTTP adapter opens a span for each request (OpenTelemetry, say). `parent` is the
- * caller's trace context when the request carried a valid `traceparent`, and `traceState` its
- * `tracestate` header. Called on the hot path: keep it cheap; if it throws, the request is
- * answered untraced.
+ * Where the HTTP adapter opens a span for each request (OpenTelemetry, say), given its method and
+ * its header fields: the tracer reads the caller's trace context from them in whatever format it
+ * propagates. Called on the hot path: keep it cheap; if it throws, the request is answered
+ * untraced.
  */
 export interface RequestTracer {
-  readonly requestStarted: (method: string, parent: TraceParent | undefined, traceState: string | undefined) => RequestSpan
+  readonly requestStarted: (method: string, headers: RequestHeaders) => RequestSpan
 }

@@ -15,7 +15,7 @@ export {
   DEFAULT_SEND_TIMEOUT_MS,
 } from './server/http-server.js'
 export type { BoundedServer, ExpectationListeners, HttpServerLimits } from './server/http-server.js'
-export type { HttpObserver, Logger, RequestSpan, RequestTracer, TraceParent } from './ports/telemetry.js'
+export type { HttpObserver, Logger, RequestHeaders, RequestSpan, RequestTracer } from './ports/telemetry.js'
 export { warningsToConsole } from './ports/telemetry.js'
 export { openApiDocument } from './openapi/document.js'
 export { EXAMPLE_ID, openApiText } from './openapi/document-text.js'

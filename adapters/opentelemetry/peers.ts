@@ -5,4 +5,4 @@ import { loadPeers } from '../../wire/peers/index.js'
 // (wire/peers/ says why not by static imports).
 const { '@opentelemetry/api': api } = loadPeers<{ readonly '@opentelemetry/api': typeof OpenTelemetry }>('plant-store/adapters/opentelemetry')
 
-export const { context, createTraceState, isSpanContextValid, ProxyTracerProvider, SpanKind, SpanStatusCode, trace } = api
+export const { context, defaultTextMapGetter, propagation, ProxyTracerProvider, SpanKind, SpanStatusCode, trace } = api

@@ -5,7 +5,7 @@
 // The logger port is the core's, shared with the app that composes the adapter; the adapter calls
 // it inside a try: a logger that throws loses its line, never the request.
 export type { Logger } from '../../../core/index.js'
-export type { RequestSpan, RequestTracer, TraceParent } from '../../../wire/index.js'
+export type { RequestHeaders, RequestSpan, RequestTracer } from '../../../wire/index.js'
 import type { Logger } from '../../../core/index.js'
 import type { RequestSpan, RequestTracer } from '../../../wire/index.js'
 

@@ -5,7 +5,7 @@ import { JSON_CONTENT_TYPE, type Answer } from '../context/answer.js'
 import { requestIdOf, servedRequestOf } from '../context/request-context.js'
 import type { AnswerRequest } from '../context/route.js'
 import { describeCause, describeCauseBriefly } from '../errors/describe-cause.js'
-import { untraced, type HttpObserver, type Logger, type RequestSpan, type RequestTracer, type TraceParent } from '../ports/telemetry.js'
+import { untraced, type HttpObserver, type Logger, type RequestHeaders, type RequestSpan, type RequestTracer } from '../ports/telemetry.js'
 import { traceParentFrom } from './trace-parent.js'
 import { refusesTheProtocol, unexpectedFailure } from '../errors/problems.js'
 import type { Clock } from '../../../core/index.js'
@@ -33,10 +33,11 @@ export interface RequestBoundaryDeps {
  * anything thrown on the way into a 500 Error document with a generic message, decides whether
  * the answer keeps its connection, then writes the one log line of the request and reports it to
  * the observer, all from that one answer.
- * The request runs in its span, a child of the caller's `traceparent` when it sent a valid one,
- * and the trace id is on its log line. Logging, observing and ending the span run inside their
- * own guard after the answer is settled: none can change or fail it. A cause reaches the log
- * once, on that line.
+ * The request runs in its span, which the tracer opens from the request's header fields, and the
+ * span's trace id is on its log line; with no span recording, the line carries the trace id of a
+ * valid W3C `traceparent`, when the request sent one. Logging, observing and ending the span run
+ * inside their own guard after the answer is settled: none can change or fail it. A cause reaches
+ * the log once, on that line.
  */
 export const requestBoundary =
   ({ log, observer, tracer, draining, answer: answerRequest, routeOf, clock }: RequestBoundaryDeps): Koa.Middleware =>
@@ -47,9 +48,7 @@ export const requestBoundary =
     // The id its server gave it, when it is one of this adapter's; else one given here.
     const served = servedRequestOf(req)
     const requestId = served === undefined ? stampRequestId(ctx) : served.requestId
-    const traceParent = headers.traceparent === undefined ? undefined : traceParentFrom(headers.traceparent)
-    const traceState = typeof headers.tracestate === 'string' ? headers.tracestate : undefined
-    const span = tracer === undefined ? untraced : startSpan(tracer, log, requestId, req.method ?? '', traceParent, traceState)
+    const span = tracer === undefined ? untraced : startSpan(tracer, log, requestId, req.method ?? '', headers)
     let answer: Answer | undefined
     let status: number
     try {
@@ -82,7 +81,10 @@ export const requestBoundary =
         logSafely(log, 'error', 'request tracer failed', { requestId, cause: describeCause(error) })
       }
     }
-    writeRequestLine(log, ctx.method, requestId, route, status, ms, span.traceId ?? traceParent?.traceId, span.spanId, answer)
+    // The adapter's own reading of a traceparent, for the line of a request no span records.
+    const { traceparent } = headers
+    const traceId = span.traceId ?? (traceparent === undefined ? undefined : traceParentFrom(traceparent)?.traceId)
+    writeRequestLine(log, ctx.method, requestId, route, status, ms, traceId, span.spanId, answer)
   }
 
 const REQUEST_ID = 'X-Request-Id'
@@ -128,11 +130,10 @@ const startSpan = (
   log: Logger,
   requestId: string,
   method: string,
-  parent: TraceParent | undefined,
-  traceState: string | undefined,
+  headers: RequestHeaders,
 ): RequestSpan => {
   try {
-    return tracer.requestStarted(method, parent, traceState)
+    return tracer.requestStarted(method, headers)
   } catch (error) {
     logSafely(log, 'error', 'request tracer failed', { requestId, cause: describeCause(error) })
     return untraced

@@ -1,4 +1,15 @@
-import type { TraceParent } from '../ports/telemetry.js'
+/**
+ * The caller's trace context, as a W3C `traceparent` header carries it: read by the adapter for
+ * the request's log line only; a tracer reads its parent through its own propagation.
+ */
+export interface TraceParent {
+  /** 32 lowercase hex digits, not all zero. */
+  readonly traceId: string
+  /** The caller's span: 16 lowercase hex digits, not all zero. */
+  readonly parentId: string
+  /** The trace flags; bit 0 says the caller sampled the trace. */
+  readonly flags: number
+}
 
 // version-traceid-parentid-flags; a later version may append fields after a dash (W3C Trace
 // Context, section 3.2.4), which this version does not read.

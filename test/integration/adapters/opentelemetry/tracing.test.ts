@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api'
+import { SpanKind, SpanStatusCode, trace, TraceFlags, type TextMapPropagator } from '@opentelemetry/api'
 import { W3CTraceContextPropagator } from '@opentelemetry/core'
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base'
 import { makeInMemoryPlantStore } from '../../../../adapters/in-memory/index.js'
@@ -10,12 +10,32 @@ import { registerInMemorySdk, type RegisteredSdk } from '../../../support/opente
 import { unavailablePlantStore } from '../../../../testing/index.js'
 
 // The service's spans reach the SDK a host application registers, through @opentelemetry/api:
-// the request, and below it authentication and storage, in the caller's trace when it sent a
-// traceparent. With no SDK registered, nothing is recorded and requests are answered as ever.
+// the request, and below it authentication and storage, in the caller's trace as the propagator
+// the host registered reads it from the request's headers. With no SDK registered, nothing is
+// recorded and requests are answered as ever.
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736'
 const PARENT_ID = '00f067aa0ba902b7'
 const TRACEPARENT = `00-${TRACE_ID}-${PARENT_ID}-01`
+
+const B3_TRACE_ID = '80f198ee56343ba864fe8b2a57d3eff7'
+const B3_SPAN_ID = 'e457b5a2e4d86bd1'
+
+const firstOf = (value: string | ReadonlyArray<string> | undefined): string | undefined => (typeof value === 'string' ? value : value?.[0])
+
+// A propagator of B3's multiple-header form (X-B3-TraceId, X-B3-SpanId, X-B3-Sampled), as a host
+// that chose B3 registers one: enough to tell the parent it reads from a traceparent's.
+const b3StylePropagator: TextMapPropagator = {
+  fields: () => ['x-b3-traceid', 'x-b3-spanid', 'x-b3-sampled'],
+  inject: () => {},
+  extract: (active, carrier, getter) => {
+    const traceId = firstOf(getter.get(carrier, 'x-b3-traceid'))
+    const spanId = firstOf(getter.get(carrier, 'x-b3-spanid'))
+    if (traceId === undefined || spanId === undefined) return active
+    const traceFlags = firstOf(getter.get(carrier, 'x-b3-sampled')) === '0' ? TraceFlags.NONE : TraceFlags.SAMPLED
+    return trace.setSpanContext(active, { traceId, spanId, traceFlags, isRemote: true })
+  },
+}
 
 const tracedApp = (): Promise<TestApp> =>
   startTestApp({
@@ -55,6 +75,80 @@ describe('OpenTelemetry spans', function () {
     })
   })
 
+  const named = (spans: ReadonlyArray<ReadableSpan>, name: string): ReadableSpan => {
+    const found = spans.filter((span) => span.name === name)
+    expect(found.map((span) => span.name), `spans named ${name} among ${spans.map((span) => span.name).join(', ')}`).to.have.lengthOf(1)
+    return found[0] as ReadableSpan
+  }
+
+  // An SDK registered before each test with the given propagator, or none, and an app traced by it.
+  const useTracedApp = (propagator: TextMapPropagator | undefined): { readonly sdk: () => RegisteredSdk; readonly app: () => TestApp } => {
+    let sdk: RegisteredSdk | undefined
+    let app: TestApp | undefined
+    beforeEach(async function () {
+      sdk = registerInMemorySdk(propagator)
+      app = await tracedApp()
+    })
+    afterEach(async function () {
+      await app?.close()
+      await sdk?.unregister()
+    })
+    return { sdk: () => sdk as RegisteredSdk, app: () => app as TestApp }
+  }
+
+  describe("the caller's trace context, as the propagator the host registered reads it", function () {
+    const requestSpanOf = async (app: TestApp, sdk: RegisteredSdk, requestId: string, headers: Readonly<Record<string, string>>): Promise<ReadableSpan> => {
+      const answer = await postPlant(app.url, '{"id":1,"name":"x"}', { ...headers, 'X-Request-Id': requestId })
+      expect(answer.status).to.equal(200)
+      await answer.arrayBuffer()
+      const traceId = String(lineOf(app, requestId)?.['traceId'])
+      return named(
+        sdk.exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === traceId),
+        'POST /plants',
+      )
+    }
+
+    describe('B3', function () {
+      const { sdk, app } = useTracedApp(b3StylePropagator)
+
+      it("makes the request a child of the B3 parent, and ignores a traceparent", async function () {
+        const request = await requestSpanOf(app(), sdk(), 'b3', {
+          'X-B3-TraceId': B3_TRACE_ID,
+          'X-B3-SpanId': B3_SPAN_ID,
+          'X-B3-Sampled': '1',
+          traceparent: TRACEPARENT,
+        })
+        expect(request.spanContext().traceId).to.equal(B3_TRACE_ID)
+        expect(request.parentSpanContext?.spanId).to.equal(B3_SPAN_ID)
+        expect(request.parentSpanContext?.isRemote).to.equal(true)
+        expect(sdk().exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === TRACE_ID)).to.deep.equal([])
+      })
+    })
+
+    describe('W3C trace context', function () {
+      const { sdk, app } = useTracedApp(new W3CTraceContextPropagator())
+
+      it('makes the request a child of the traceparent, in its tracestate', async function () {
+        const request = await requestSpanOf(app(), sdk(), 'w3c', { traceparent: TRACEPARENT, tracestate: 'vendor=value' })
+        expect(request.spanContext().traceId).to.equal(TRACE_ID)
+        expect(request.parentSpanContext?.spanId).to.equal(PARENT_ID)
+        expect(request.parentSpanContext?.isRemote).to.equal(true)
+        expect(request.spanContext().traceState?.serialize()).to.equal('vendor=value')
+      })
+    })
+
+    describe('no propagator', function () {
+      const { sdk, app } = useTracedApp(undefined)
+
+      it('gives the request no remote parent, whatever it carries, and logs the trace of its own span', async function () {
+        const request = await requestSpanOf(app(), sdk(), 'no-propagator', { traceparent: TRACEPARENT, 'X-B3-TraceId': B3_TRACE_ID, 'X-B3-SpanId': B3_SPAN_ID })
+        expect(request.parentSpanContext).to.equal(undefined)
+        expect(request.spanContext().traceId).to.not.be.oneOf([TRACE_ID, B3_TRACE_ID])
+        expect(lineOf(app(), 'no-propagator')).to.include({ traceId: request.spanContext().traceId, spanId: request.spanContext().spanId })
+      })
+    })
+  })
+
   // The Node SDK registers the W3C trace context propagator unless told otherwise.
   describe('with an SDK the host registered', function () {
     let sdk: RegisteredSdk
@@ -70,11 +164,6 @@ describe('OpenTelemetry spans', function () {
 
     const spansOf = (traceId: string): ReadonlyArray<ReadableSpan> =>
       sdk.exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === traceId)
-    const named = (spans: ReadonlyArray<ReadableSpan>, name: string): ReadableSpan => {
-      const found = spans.filter((span) => span.name === name)
-      expect(found.map((span) => span.name), `spans named ${name} among ${spans.map((span) => span.name).join(', ')}`).to.have.lengthOf(1)
-      return found[0] as ReadableSpan
-    }
 
     it("makes the request a child of the traceparent, and authentication and storage children of the request", async function () {
       const answer = await postPlant(app.url, '{"id":1,"name":"x"}', { traceparent: TRACEPARENT, 'X-Request-Id': 'traced' })
