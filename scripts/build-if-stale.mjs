@@ -1,5 +1,5 @@
 // `npm start` runs this first: it builds only when a source file is newer than the build, so a
-// start with dist/ up to date costs a few file stats instead of a full tsc run (about 6 s).
+// start with dist/ up to date costs a few file stats instead of a full tsc run.
 // It prints nothing on stdout: the service's JSON lines are the only thing there.
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
