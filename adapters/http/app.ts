@@ -187,7 +187,7 @@ const admitThenRoute =
     const request: RouteRequest = {
       head,
       headers: ctx.req.headers,
-      readJsonBody: (deadline) => readJsonBody(ctx.request, head, served, deadline),
+      readJsonBody: (deadline) => readJsonBody(ctx.req, head, served, deadline),
     }
     return isOperation(ctx) ? operation(request) : routes.answer(ctx, request)
   }

@@ -5,12 +5,14 @@ import * as E from 'fp-ts/lib/Either.js'
 import { deadlinePassed, decodersBusy, malformedBody, payloadTooLarge, unexpectedFailure, unsupportedMediaType, type RequestProblem } from '../errors/problems.js'
 import { soleListMember } from '../context/list-members.js'
 import type { DecodeQueue } from './decode-queue.js'
+import type { RequestHead } from '../context/request-head.js'
 import { clientOf } from '../context/client-networks.js'
 import { stepwiseDecoding, type ContentCoding } from './stepwise-decoding.js'
 
 /**
- * Reads a request's body as bytes, decoded from its Content-Encoding (gzip, deflate, br, or
- * identity, named in any case), and no larger than `limitBytes` once decoded. A coded body is
+ * Reads a request's body from its stream as bytes, decoded from the Content-Encoding its `head`
+ * names (gzip, deflate, br, or identity, in any case), and no larger than `limitBytes` once
+ * decoded. A coded body is
  * read whole (its coded bytes bounded too) before it is decoded, a step at a time with a bound on
  * the output, in the turns of its client in `decodes`: a decoder holds its window (16 MiB for
  * brotli) only while it decodes, never while a client stalls. A body still arriving, or still
@@ -24,14 +26,15 @@ import { stepwiseDecoding, type ContentCoding } from './stepwise-decoding.js'
  */
 export const readRequestBytes = (
   req: IncomingMessage,
+  head: Pick<RequestHead, 'contentEncoding' | 'contentLength'>,
   limitBytes: number,
   decodes: DecodeQueue,
   serverAnswered: () => RequestProblem | undefined = () => undefined,
   deadline = Infinity,
   clock: Clock = systemClock,
 ): Promise<E.Either<RequestProblem, Uint8Array>> => {
-  const coding = contentCodingOf(req.headers['content-encoding'])
-  const declared = req.headers['content-length']
+  const coding = contentCodingOf(head.contentEncoding)
+  const declared = head.contentLength
   // The declared length counts the coded bytes: it is held to the limit, and checked against
   // what arrives, only when nothing is coded.
   const length = coding === 'identity' && declared ? Number.parseInt(declared, 10) : undefined

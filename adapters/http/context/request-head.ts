@@ -18,6 +18,14 @@ export interface RequestHead {
   readonly authorizationLines: number
   /** How many Content-Type field lines the request has. */
   readonly contentTypeLines: number
+  /** The first Content-Type line: what the body says it is. */
+  readonly contentType: string | undefined
+  /** `Content-Encoding`, its lines joined: the codings the body was sent in. */
+  readonly contentEncoding: string | undefined
+  /** `Content-Length`: how many bytes the body says it has. */
+  readonly contentLength: string | undefined
+  /** `Transfer-Encoding`, its lines joined: how the body is framed, when it is not by its length. */
+  readonly transferEncoding: string | undefined
 }
 
 /** Reads a request's head: the counts in one pass, then the checks every request passes before its route. */
@@ -35,10 +43,16 @@ export const readRequestHead = (req: IncomingMessage): RequestHead => {
       if (field.toLowerCase() === AUTHORIZATION) authorizationLines += 1
     } else if (field.length === CONTENT_TYPE.length && field.toLowerCase() === CONTENT_TYPE) contentTypeLines += 1
   }
+  const { headers } = req
+  const transferEncoding = headers['transfer-encoding']
   return {
-    refusal: requestLineProblem(req) ?? hostProblem(req, hostLines) ?? transferCodingProblem(req) ?? expectationProblem(req),
+    refusal: requestLineProblem(req) ?? hostProblem(req, hostLines) ?? transferCodingProblem(transferEncoding) ?? expectationProblem(req),
     authorizationLines,
     contentTypeLines,
+    contentType: headers['content-type'],
+    contentEncoding: headers['content-encoding'],
+    contentLength: headers['content-length'],
+    transferEncoding,
   }
 }
 
@@ -73,8 +87,7 @@ const hostProblem = (req: IncomingMessage, hostLines: number): RequestProblem | 
  * chunks and hands the body on still coded, which would be read as JSON and refused for the
  * wrong reason.
  */
-const transferCodingProblem = (req: IncomingMessage): RequestProblem | undefined => {
-  const field = req.headers['transfer-encoding']
+const transferCodingProblem = (field: string | undefined): RequestProblem | undefined => {
   if (field === undefined) return undefined
   const codings = field.split(',').map((coding) => coding.trim().toLowerCase())
   if (codings.at(-1) !== 'chunked') return malformedRequest

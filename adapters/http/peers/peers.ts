@@ -1,5 +1,6 @@
 import type * as CorsPackage from '@koa/cors'
 import type * as RouterPackage from '@koa/router'
+import type * as ContentTypePackage from 'content-type'
 import type * as KoaPackage from 'koa'
 import { loadPeers } from '../../../wire/peers/index.js'
 
@@ -12,8 +13,10 @@ const peers = loadPeers<{
   readonly koa: typeof KoaPackage
   readonly '@koa/router': typeof RouterPackage
   readonly '@koa/cors': typeof CorsPackage
+  readonly 'content-type': typeof ContentTypePackage
 }>('plant-store/adapters/http')
 
 export const KoaApplication: typeof KoaPackage.default = peers.koa.default
 export const Router: typeof RouterPackage.default = peers['@koa/router'].default
 export const cors: typeof CorsPackage.default = peers['@koa/cors'].default
+export const parseContentType: typeof ContentTypePackage.parse = peers['content-type'].parse

@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib'
 import type * as E from 'fp-ts/lib/Either.js'
 import { makeDecodeQueue } from '../../../../../adapters/http/body/decode-queue.js'
 import { readRequestBytes } from '../../../../../adapters/http/body/request-bytes.js'
+import { readRequestHead } from '../../../../../adapters/http/context/request-head.js'
 import type { RequestProblem } from '../../../../../adapters/http/errors/problems.js'
 import { openRaw, settlesWithin } from '../../../../support/raw-http.js'
 import { propertyRuns } from '../../../../support/property-runs.js'
@@ -21,7 +22,7 @@ describe('reading a request body', function () {
   beforeEach(async function () {
     let settle: (value: Promise<E.Either<RequestProblem, Uint8Array>>) => void = () => {}
     outcome = new Promise((resolve) => (settle = resolve)).then((read) => read as E.Either<RequestProblem, Uint8Array>)
-    server = createServer((req) => settle(readRequestBytes(req, 1_000, makeDecodeQueue())))
+    server = createServer((req) => settle(readRequestBytes(req, readRequestHead(req), 1_000, makeDecodeQueue())))
     server.listen(0, '127.0.0.1')
     await once(server, 'listening')
   })
@@ -66,7 +67,7 @@ describe('reading a request body, whole in the buffer or still arriving', functi
   let server: Server
   before(async function () {
     server = createServer((req, res) => {
-      const outcome = readWhen(req).then(() => readRequestBytes(req, LIMIT, makeDecodeQueue()))
+      const outcome = readWhen(req).then(() => readRequestBytes(req, readRequestHead(req), LIMIT, makeDecodeQueue()))
       outcomes.push(outcome)
       void outcome.then(() => res.end())
     })

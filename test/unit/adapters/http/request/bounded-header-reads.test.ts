@@ -5,7 +5,6 @@ import type { DecodeQueue } from '../../../../../adapters/http/body/decode-queue
 import { makeJsonBodyReader } from '../../../../../adapters/http/body/json-body.js'
 import { DEFAULT_JSON_LIMITS } from '../../../../../adapters/http/index.js'
 import { readRequestBytes } from '../../../../../adapters/http/body/request-bytes.js'
-import type { BodyRequest } from '../../../../../adapters/http/body/json-body.js'
 import { expectationFailed, malformedRequest } from '../../../../../adapters/http/errors/problems.js'
 import { readRequestHead } from '../../../../../adapters/http/context/request-head.js'
 import { represent, serveRepresentations } from '../../../../../adapters/http/routes/fixed-representations.js'
@@ -116,8 +115,8 @@ describe('headers read in bounded work, whatever their length', function () {
   it('refuses a long Content-Type with 415 without reading it whole', async function () {
     const type = guarded(padded('application/json; a=b', ''), LIST_FIELD_READ_LIMIT)
     const readJsonBody = makeJsonBodyReader(1024, DEFAULT_JSON_LIMITS, undefined as unknown as DecodeQueue)
-    const ctx = { req: request({ 'content-type': type.value }), get: () => type.value }
-    const read = await readJsonBody(ctx as unknown as BodyRequest, readRequestHead(ctx.req), undefined)()
+    const req = request({ 'content-type': type.value })
+    const read = await readJsonBody(req, readRequestHead(req), undefined)()
     expect(type.misuses).to.deep.equal([])
     expect(E.isLeft(read) && read.left._tag).to.equal('UnsupportedMediaType')
   })
@@ -125,7 +124,7 @@ describe('headers read in bounded work, whatever their length', function () {
   it('refuses a long Content-Encoding as unsupported (415) without reading it whole', async function () {
     const coding = guarded(padded('gzip, ', 'gzip'), LIST_FIELD_READ_LIMIT)
     const req = Object.assign(request({ 'content-encoding': coding.value, 'content-length': '10' }), { readable: true })
-    const read = await readRequestBytes(req, 1024, undefined as unknown as DecodeQueue)
+    const read = await readRequestBytes(req, readRequestHead(req), 1024, undefined as unknown as DecodeQueue)
     expect(coding.misuses).to.deep.equal([])
     expect(E.isLeft(read) && read.left._tag).to.equal('UnsupportedMediaType')
   })

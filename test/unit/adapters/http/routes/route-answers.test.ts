@@ -76,10 +76,8 @@ describe('routes as functions of the parsed request', function () {
     })
 
     it('refuses a second Authorization line with 401, whatever the first one holds', async function () {
-      const request = {
-        ...requestOf(bearer, sent('{"id":7,"name":"Monstera"}')),
-        head: { refusal: undefined, authorizationLines: 2, contentTypeLines: 1 },
-      }
+      const plain = requestOf(bearer, sent('{"id":7,"name":"Monstera"}'))
+      const request = { ...plain, head: { ...plain.head, authorizationLines: 2 } }
       expect(seen(await route()(request))).to.include({ status: 401, subject: undefined })
     })
 
