@@ -3,7 +3,6 @@ import type Koa from 'koa'
 import { KoaApplication } from './peers/peers.js'
 import { JSON_CONTENT_TYPE } from './context/answer.js'
 import type { AnswerRequest, Route, RouteRequest } from './context/route.js'
-import { readRequestHead } from './context/request-head.js'
 import type { Authenticator, Clock, PlantStore } from '../../core/index.js'
 import { docsAssets } from './routes/docs-page.js'
 import { createHttpServer, DEFAULT_HTTP_SERVER_LIMITS } from './server/http-server.js'
@@ -177,16 +176,14 @@ const exactly =
   (ctx: Koa.Context): boolean =>
     ctx.req.url === path && ctx.req.method === method
 
-// The request's head read once, the checks every request passes, then its route, given the head
-// and a reader of its body: the operation matched exactly, ahead of the router.
+// The checks every request passes, then its route, given the head and a reader of its body: the
+// operation matched exactly, ahead of the router.
 const admitThenRoute =
   (isOperation: (ctx: Koa.Context) => boolean, operation: Route, routes: Dispatch, readJsonBody: ReturnType<typeof makeJsonBodyReader>): AnswerRequest =>
-  (ctx, served) => {
-    const head = readRequestHead(ctx.req)
+  (ctx, head, served) => {
     if (head.refusal !== undefined) return { _tag: 'Problem', problem: head.refusal }
     const request: RouteRequest = {
       head,
-      headers: ctx.req.headers,
       readJsonBody: (deadline) => readJsonBody(ctx.req, head, served, deadline),
     }
     return isOperation(ctx) ? operation(request) : routes.answer(ctx, request)

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { RequestProblem } from '../errors/problems.js'
+import type { RequestHead } from './request-head.js'
 
 // The ground floor of the HTTP adapter: a request's id, and what the server that admitted it
 // knows of it, found by the app through the request's socket. Every folder of the adapter
-// imports it; it imports only the errors below it.
+// imports it; it imports only the errors below it, and the head beside it.
 
 /**
  * A request id a client or a proxy may choose: 1 to 128 characters of `A-Z a-z 0-9` and
@@ -28,19 +29,14 @@ const WELL_FORMED = new RegExp(REQUEST_ID_PATTERN)
 export const requestIdFrom = (header: string | undefined): string =>
   header !== undefined && WELL_FORMED.test(header) ? header : randomUUID()
 
-/** The id a request gets: its own `X-Request-Id` when well-formed, otherwise a fresh one. */
-export const requestIdOf = (req: IncomingMessage): string => {
-  const sent = req.headers['x-request-id']
-  return requestIdFrom(typeof sent === 'string' ? sent : undefined)
-}
-
 /**
- * What the server that admitted a request knows of it: the id it gave it (and stamped on its
- * response), and its connection, on which the server may answer by itself (a 408 for a body too
- * slow): the request then shows up in the app as an aborted body, and the app logs the status the
- * client actually got.
+ * What the server that admitted a request knows of it: its head, read once as it was admitted,
+ * the id it gave it (and stamped on its response), and its connection, on which the server may
+ * answer by itself (a 408 for a body too slow): the request then shows up in the app as an
+ * aborted body, and the app logs the status the client actually got.
  */
 export interface ServedRequest {
+  readonly head: RequestHead
   readonly requestId: string
   readonly connection: { readonly answered: RequestProblem | undefined }
 }

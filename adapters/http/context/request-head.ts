@@ -7,9 +7,10 @@ import { soleListMember } from './list-members.js'
 
 /**
  * A request's head as the service reads it: once, as the request is admitted, and then passed
- * along. Node parses the head and keeps the first of several field lines of a field it does not
- * join (Host, Authorization, Content-Type) silently; the counts here are the lines it kept
- * quiet about, counted in one pass over the raw headers.
+ * along; every field the service reads is here, and read nowhere else. The fields are as Node
+ * parsed them: several lines of a list field joined with commas, and the first of several lines
+ * of a field it does not join (Host, Authorization, Content-Type) kept silently; the counts here
+ * are the lines it kept quiet about, counted in one pass over the raw headers.
  */
 export interface RequestHead {
   /** Why the request cannot be read as its sender meant it (its request line, its Host, its `Expect`); undefined when it can. */
@@ -18,17 +19,30 @@ export interface RequestHead {
   readonly authorizationLines: number
   /** How many Content-Type field lines the request has. */
   readonly contentTypeLines: number
+  /** The first Authorization line: the credential. */
+  readonly authorization: string | undefined
   /** The first Content-Type line: what the body says it is. */
   readonly contentType: string | undefined
-  /** `Content-Encoding`, its lines joined: the codings the body was sent in. */
+  /** `Content-Encoding`: the codings the body was sent in. */
   readonly contentEncoding: string | undefined
   /** `Content-Length`: how many bytes the body says it has. */
   readonly contentLength: string | undefined
-  /** `Transfer-Encoding`, its lines joined: how the body is framed, when it is not by its length. */
+  /** `Transfer-Encoding`: how the body is framed, when it is not by its length. */
   readonly transferEncoding: string | undefined
+  /** `Accept-Encoding`: the codings the client takes an answer in. */
+  readonly acceptEncoding: string | undefined
+  /** `If-None-Match`: the entity tags of what the client holds already. */
+  readonly ifNoneMatch: string | undefined
+  /** `X-Request-Id`: the id the client or a proxy chose for the request, not yet checked. */
+  readonly sentRequestId: string | undefined
+  /**
+   * `traceparent` (W3C Trace Context), not yet checked: the trace id of the log line of a request
+   * no span records. A tracer reads the trace context through its own propagator.
+   */
+  readonly traceParent: string | undefined
 }
 
-/** Reads a request's head: the counts in one pass, then the checks every request passes before its route. */
+/** Reads a request's head: the counts in one pass, the fields, then the checks every request passes before its route. */
 export const readRequestHead = (req: IncomingMessage): RequestHead => {
   const { rawHeaders } = req
   let hostLines = 0
@@ -46,13 +60,19 @@ export const readRequestHead = (req: IncomingMessage): RequestHead => {
   const { headers } = req
   const transferEncoding = headers['transfer-encoding']
   return {
-    refusal: requestLineProblem(req) ?? hostProblem(req, hostLines) ?? transferCodingProblem(transferEncoding) ?? expectationProblem(req),
+    refusal: requestLineProblem(req) ?? hostProblem(req, headers.host, hostLines) ?? transferCodingProblem(transferEncoding) ?? expectationProblem(headers.expect),
     authorizationLines,
     contentTypeLines,
+    authorization: headers.authorization,
     contentType: headers['content-type'],
     contentEncoding: headers['content-encoding'],
     contentLength: headers['content-length'],
     transferEncoding,
+    acceptEncoding: headers['accept-encoding'],
+    ifNoneMatch: headers['if-none-match'],
+    // Node gives a field as a list only for Set-Cookie; these are strings or absent.
+    sentRequestId: headers['x-request-id'] as string | undefined,
+    traceParent: headers.traceparent as string | undefined,
   }
 }
 
@@ -75,10 +95,8 @@ const requestLineProblem = (req: IncomingMessage): RequestProblem | undefined =>
  * whose Host is not a host and an optional port (`a b`, `user@host`, `[zz]`, `host:99999`), as
  * RFC 9112 section 3.2 requires.
  */
-const hostProblem = (req: IncomingMessage, hostLines: number): RequestProblem | undefined => {
-  const host = req.headers.host
-  return hostLines > 1 || (host === undefined ? req.httpVersionMinor >= 1 : !isHostAndPort(host)) ? malformedRequest : undefined
-}
+const hostProblem = (req: IncomingMessage, host: string | undefined, hostLines: number): RequestProblem | undefined =>
+  hostLines > 1 || (host === undefined ? req.httpVersionMinor >= 1 : !isHostAndPort(host)) ? malformedRequest : undefined
 
 /**
  * Refuses a request whose `Transfer-Encoding` the server cannot read, as RFC 9112 section 6
@@ -98,8 +116,7 @@ const transferCodingProblem = (field: string | undefined): RequestProblem | unde
  * Refuses a request whose `Expect` header asks for anything but `100-continue` (RFC 9110 section
  * 10.1.1): 417, without reading its body.
  */
-const expectationProblem = (req: IncomingMessage): RequestProblem | undefined => {
-  const expectation = req.headers.expect
+const expectationProblem = (expectation: string | undefined): RequestProblem | undefined => {
   if (expectation === undefined) return undefined
   const sole = soleListMember(expectation)
   return sole === '' || sole?.toLowerCase() === '100-continue' ? undefined : expectationFailed
@@ -151,8 +168,8 @@ const isName = (name: string): boolean => {
  * the first silently, and a proxy in front that reads another would let one credential through
  * while this service acts on a different one.
  */
-export const bearerTokenOf = (head: Pick<RequestHead, 'authorizationLines'>, authorization: string | undefined): E.Either<Unauthenticated, BearerToken> =>
-  head.authorizationLines > 1 ? E.left(severalCredentials) : bearerTokenFrom(authorization)
+export const bearerTokenOf = ({ authorizationLines, authorization }: Pick<RequestHead, 'authorizationLines' | 'authorization'>): E.Either<Unauthenticated, BearerToken> =>
+  authorizationLines > 1 ? E.left(severalCredentials) : bearerTokenFrom(authorization)
 
 const severalCredentials = unauthenticated('Invalid', 'Send one Authorization header; this request has several.')
 

@@ -1,4 +1,3 @@
-import type { IncomingHttpHeaders } from 'node:http'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type Koa from 'koa'
 import type { Answer } from './answer.js'
@@ -8,10 +7,8 @@ import type { ServedRequest } from './request-context.js'
 
 /** What a route is given of a request: what admission read of it, and how to read its body. */
 export interface RouteRequest {
-  /** The head, as it was read once when the request was admitted. */
+  /** The head, every field a route reads among it, as it was read once when the request was admitted. */
   readonly head: RequestHead
-  /** The header fields as Node parsed them (several lines of a list field joined). */
-  readonly headers: IncomingHttpHeaders
   /**
    * Reads the body as JSON, giving it up at `deadline` (on the app's `clock.now()` scale;
    * `Infinity` for none): untrusted input, for a codec to parse further.
@@ -27,8 +24,12 @@ export type Route = (request: RouteRequest) => Answer | Promise<Answer>
 
 /**
  * What the request boundary is given to answer a request: the admission, the routes, and the
- * layers around them, as one function of Koa's context and what the server that admitted the
- * request knows of it. Undefined when a layer answered on Koa's response itself, as CORS does a
- * preflight.
+ * layers around them, as one function of Koa's context, the request's head and what the server
+ * that admitted the request knows of it. Undefined when a layer answered on Koa's response
+ * itself, as CORS does a preflight.
  */
-export type AnswerRequest = (ctx: Koa.Context, served: ServedRequest | undefined) => Answer | undefined | Promise<Answer | undefined>
+export type AnswerRequest = (
+  ctx: Koa.Context,
+  head: RequestHead,
+  served: ServedRequest | undefined,
+) => Answer | undefined | Promise<Answer | undefined>

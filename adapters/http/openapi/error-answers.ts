@@ -63,7 +63,7 @@ export const ERROR_ANSWERS = {
     problems: [
       refusal(bearerTokenFrom(undefined)),
       refusal(bearerTokenFrom('Basic dXNlcjpwYXNz')),
-      refusal(bearerTokenOf({ authorizationLines: 2 }, 'Bearer one')),
+      refusal(bearerTokenOf({ authorizationLines: 2, authorization: 'Bearer one' })),
     ],
     description:
       'No valid credential: the Authorization header is missing, sent more than once, uses another scheme than Bearer ' +

@@ -2,7 +2,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type Koa from 'koa'
 import { JSON_CONTENT_TYPE, type Answer } from '../context/answer.js'
-import { requestIdOf, servedRequestOf } from '../context/request-context.js'
+import { requestIdFrom, servedRequestOf } from '../context/request-context.js'
+import { readRequestHead, type RequestHead } from '../context/request-head.js'
 import type { AnswerRequest } from '../context/route.js'
 import { describeCause, describeCauseBriefly } from '../errors/describe-cause.js'
 import { untraced, type HttpObserver, type Logger, type RequestHeaders, type RequestSpan, type RequestTracer } from '../ports/telemetry.js'
@@ -44,18 +45,18 @@ export const requestBoundary =
   async (ctx) => {
     const started = clock.now()
     const { req } = ctx
-    const { headers } = req
-    // The id its server gave it, when it is one of this adapter's; else one given here.
+    // The head and id its server gave it, when it is one of this adapter's; else read and given here.
     const served = servedRequestOf(req)
-    const requestId = served === undefined ? stampRequestId(ctx) : served.requestId
-    const span = tracer === undefined ? untraced : startSpan(tracer, log, requestId, req.method ?? '', headers)
+    const head = served === undefined ? readRequestHead(req) : served.head
+    const requestId = served === undefined ? stampRequestId(ctx, head) : served.requestId
+    const span = tracer === undefined ? untraced : startSpan(tracer, log, requestId, req.method ?? '', req.headers)
     let answer: Answer | undefined
     let status: number
     try {
-      if (span === untraced) answer = await answerRequest(ctx, served)
+      if (span === untraced) answer = await answerRequest(ctx, head, served)
       else {
         await span.run(async () => {
-          answer = await answerRequest(ctx, served)
+          answer = await answerRequest(ctx, head, served)
         })
       }
       status = answer === undefined ? ctx.status : writeAnswer(ctx, answer)
@@ -82,16 +83,15 @@ export const requestBoundary =
       }
     }
     // The adapter's own reading of a traceparent, for the line of a request no span records.
-    const { traceparent } = headers
-    const traceId = span.traceId ?? (traceparent === undefined ? undefined : traceParentFrom(traceparent)?.traceId)
+    const traceId = span.traceId ?? (head.traceParent === undefined ? undefined : traceParentFrom(head.traceParent)?.traceId)
     writeRequestLine(log, ctx.method, requestId, route, status, ms, traceId, span.spanId, answer)
   }
 
 const REQUEST_ID = 'X-Request-Id'
 
 // An app served by a server of an embedder's own: the request's id is given and stamped here.
-const stampRequestId = (ctx: Koa.Context): string => {
-  const requestId = requestIdOf(ctx.req)
+const stampRequestId = (ctx: Koa.Context, head: RequestHead): string => {
+  const requestId = requestIdFrom(head.sentRequestId)
   ctx.set(REQUEST_ID, requestId)
   return requestId
 }

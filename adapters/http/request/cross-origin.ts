@@ -41,12 +41,12 @@ export const crossOrigin = (
     maxAge: CROSS_ORIGIN_MAX_AGE_SECONDS,
     credentials: false,
   })
-  return async (ctx, served) => {
-    if (ctx.method === 'OPTIONS' && !preflightPaths.has(ctx.path)) return answer(ctx, served)
+  return async (ctx, head, served) => {
+    if (ctx.method === 'OPTIONS' && !preflightPaths.has(ctx.path)) return answer(ctx, head, served)
     // @koa/cors sets its headers, then calls on the answer, unless it answered the preflight.
     let answered: Answer | undefined
     await headers(ctx, async () => {
-      answered = await answer(ctx, served)
+      answered = await answer(ctx, head, served)
     })
     return answered
   }

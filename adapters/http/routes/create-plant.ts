@@ -35,9 +35,9 @@ export const createPlantRoute = ({
 }: CreatePlantRouteDeps): ((request: RouteRequest) => Promise<Answer>) => {
   const authenticateToken = authenticate({ authenticator })
   const create = createPlant({ plantStore })
-  return async ({ head, headers, readJsonBody }) => {
+  return async ({ head, readJsonBody }) => {
     const deadline = answerWithinMs === undefined ? Infinity : clock.now() + answerWithinMs
-    const token = bearerTokenOf(head, headers.authorization)
+    const token = bearerTokenOf(head)
     if (E.isLeft(token)) return { _tag: 'Problem', problem: token.left, route }
     const principal = await authenticateToken(token.right)()
     if (E.isLeft(principal)) return { _tag: 'Problem', problem: principal.left, route }

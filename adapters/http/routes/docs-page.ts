@@ -12,7 +12,7 @@ import { represent, serveRepresentations, type FixedRepresentations } from './fi
  */
 export interface DocsAsset {
   readonly path: string
-  readonly route: (request: Pick<RouteRequest, 'headers'>) => Representation
+  readonly route: (request: Pick<RouteRequest, 'head'>) => Representation
 }
 
 // Swagger UI styles elements inline and draws its icons as data: URIs; nothing else is allowed.

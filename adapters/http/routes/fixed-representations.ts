@@ -77,7 +77,7 @@ export const serveRepresentations = (
   route: string,
   file: FixedRepresentations,
   headers: Readonly<Record<string, string>> = {},
-): ((request: Pick<RouteRequest, 'headers'>) => Representation) => {
+): ((request: { readonly head: Pick<RouteRequest['head'], 'acceptEncoding' | 'ifNoneMatch'> }) => Representation) => {
   const answers = (coding: Coding) => {
     const etag = `"${file.etag}${coding === 'identity' ? '' : `-${coding}`}"`
     const common = { ...headers, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': file.cacheControl, ETag: etag }
@@ -93,8 +93,8 @@ export const serveRepresentations = (
     return { etag, representation, notModified }
   }
   const byCoding = { br: answers('br'), gzip: answers('gzip'), identity: answers('identity') }
-  return ({ headers: sent }) => {
-    const { etag, representation, notModified } = byCoding[codingFor(sent['accept-encoding'] ?? '')]
-    return namesEtag(sent['if-none-match'] ?? '', etag) ? notModified : representation
+  return ({ head }) => {
+    const { etag, representation, notModified } = byCoding[codingFor(head.acceptEncoding ?? '')]
+    return namesEtag(head.ifNoneMatch ?? '', etag) ? notModified : representation
   }
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import { requestIdOf, serveConnection } from '../context/request-context.js'
+import { requestIdFrom, serveConnection } from '../context/request-context.js'
+import { readRequestHead } from '../context/request-head.js'
 import { connectionsOverShare, requestTimeout, type RequestProblem } from '../errors/problems.js'
 import type { Clock } from '../../../core/index.js'
 import { connectionToClose, STALLED_AFTER_MS, type ConnectionView } from './admission.js'
@@ -32,11 +33,11 @@ export interface ConnectionBounds {
 /** What the server knows of its connections, for the listeners that answer on them. */
 export interface Connections {
   /**
-   * Takes a request the server parsed into its connection's record, with its id, stamped on its
-   * response (the app that serves the request finds both through `servedRequestOf`), or answers
-   * false when the request must not be served: the connection is over its client's share (the
-   * request is answered 503 and the connection closes after it), it would pass a bound (too many
-   * requests waiting on it: it is closed), or it is gone.
+   * Takes a request the server parsed into its connection's record, with its head and its id
+   * (stamped on its response; the app that serves the request finds both through
+   * `servedRequestOf`), or answers false when the request must not be served: the connection is
+   * over its client's share (the request is answered 503 and the connection closes after it), it
+   * would pass a bound (too many requests waiting on it: it is closed), or it is gone.
    */
   readonly admit: (req: IncomingMessage, res: ServerResponse) => boolean
   /** What the server knows of a socket's connection; undefined once it is closed. */
@@ -208,7 +209,9 @@ export const trackConnections = (server: Server, bounds: ConnectionBounds, clock
         req.socket.destroy()
         return false
       }
-      const owed: OwedAnswer = { response: res, requestId: requestIdOf(req), connection: record }
+      // The head is read here, once: the app serving the request is handed it with the id.
+      const head = readRequestHead(req)
+      const owed: OwedAnswer = { response: res, head, requestId: requestIdFrom(head.sentRequestId), connection: record }
       // On the response for whatever answers it, the app or the server itself.
       res.setHeader('X-Request-Id', owed.requestId)
       if (overShare.has(record)) {

@@ -3,7 +3,8 @@ import type Koa from 'koa'
 import { answerClientErrors, answerOnResponse, answerOnSocket } from './parser-refusals.js'
 import { trackConnections } from './connections.js'
 import { expectationFailed, methodNotImplemented } from '../errors/problems.js'
-import { requestIdOf } from '../context/request-context.js'
+import { requestIdFrom } from '../context/request-context.js'
+import { readRequestHead } from '../context/request-head.js'
 import type { Clock } from '../../../core/index.js'
 import { MAX_TIMER_MS, systemClock, wholeNumberOption } from '../../../wire/index.js'
 
@@ -202,7 +203,9 @@ export const createBoundedServer = (
   )
   server.on('checkExpectation', admitted(checkExpectation ?? ((_req, res) => answerOnResponse(res, expectationFailed))))
   server.on('clientError', answerClientErrors(connections.factsOf))
-  server.on('connect', (req, socket) => answerOnSocket(socket, methodNotImplemented, requestIdOf(req), connections.factsOf(socket)))
+  server.on('connect', (req, socket) =>
+    answerOnSocket(socket, methodNotImplemented, requestIdFrom(readRequestHead(req).sentRequestId), connections.factsOf(socket)),
+  )
   return Object.assign(server, { cutHalfSentRequests: connections.cutHalfSent, closeIdleBetweenRequests: connections.closeIdle })
 }
 

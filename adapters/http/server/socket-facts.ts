@@ -7,8 +7,9 @@ import type { ServedRequest } from '../context/request-context.js'
 // them, and neither imports the other for it.
 
 /**
- * An answer a connection owes: the request's id, stamped on its response when the request was
- * admitted, and the connection's record, as the app serving the request is told of them.
+ * An answer a connection owes: the request's head and id, read and stamped on its response when
+ * the request was admitted, and the connection's record, as the app serving the request is told
+ * of them.
  */
 export interface OwedAnswer extends ServedRequest {
   readonly response: ServerResponse

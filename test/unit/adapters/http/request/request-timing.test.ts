@@ -14,7 +14,7 @@ describe("a request's duration, on virtual time", () => {
   const contextOf = (): Koa.Context => {
     const response = { status: 404, body: undefined as unknown, set: () => undefined, vary: () => undefined }
     return {
-      req: { headers: {}, method: 'GET', url: '/healthz', complete: true, socket: {} },
+      req: { headers: {}, rawHeaders: [], method: 'GET', url: '/healthz', complete: true, socket: {} },
       res: { getHeaderNames: () => [] },
       method: 'GET',
       response,

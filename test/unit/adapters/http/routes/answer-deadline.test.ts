@@ -43,7 +43,6 @@ describe("POST /plants' answer deadline, on virtual time", () => {
           const headers = { host: 'plants.test', authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }
           const request: RouteRequest = {
             head: readRequestHead({ httpVersionMajor: 1, httpVersionMinor: 1, url: '/plants', headers, rawHeaders: Object.entries(headers).flat() } as never),
-            headers,
             readJsonBody: (deadline) => async () => {
               deadlines.push(deadline)
               await delay(clock, bodyMs)

@@ -29,7 +29,6 @@ const requestOf = (headers: IncomingHttpHeaders, body: E.Either<RequestProblem, 
       headers: { host: 'plants.test', ...headers },
       rawHeaders: Object.entries({ host: 'plants.test', ...headers }).flat(),
     } as never),
-    headers,
     bodyReads: 0,
     readJsonBody: () => {
       request.bodyReads += 1
