@@ -189,7 +189,7 @@ const opentelemetry = await peers('adapters/opentelemetry/peers.js')
 const own = {
   koa: (await import('koa')).default,
   router: (await import('@koa/router')).default,
-  cors: (await import('@koa/cors')).default,
+  contentType: await import('content-type'),
   mongodb: await import('mongodb'),
   jose: await import('jose'),
   prom: await import('prom-client'),
@@ -199,7 +199,7 @@ const { openMongoPlantStore } = await import('plant-store/adapters/mongodb')
 const same = {
   koa: http.KoaApplication === own.koa,
   router: http.Router === own.router,
-  cors: http.cors === own.cors,
+  contentType: http.parseContentType === own.contentType.parse,
   mongoClient: mongodb.MongoClient === own.mongodb.MongoClient,
   mongoError: mongodb.MongoError === own.mongodb.MongoError,
   joseErrors: jwt.errors === own.jose.errors && jwt.jwtVerify === own.jose.jwtVerify,

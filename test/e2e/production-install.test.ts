@@ -58,7 +58,7 @@ describe('the production install: npm ci --omit=dev and one node command', funct
   })
 
   it('installs the service\'s runtime libraries and none of the development tools', function () {
-    for (const name of ['koa', '@koa/router', '@koa/cors', 'pino', 'prom-client', '@opentelemetry/api', 'jose', 'mongodb', 'lossless-json', 'swagger-ui-dist', 'fp-ts', 'io-ts']) {
+    for (const name of ['koa', '@koa/router', 'content-type', 'pino', 'prom-client', '@opentelemetry/api', 'jose', 'mongodb', 'lossless-json', 'swagger-ui-dist', 'fp-ts', 'io-ts']) {
       expect(existsSync(join(dir, 'node_modules', name, 'package.json')), name).to.equal(true)
     }
     for (const name of DEVELOPMENT_ONLY) expect(existsSync(join(dir, 'node_modules', name)), name).to.equal(false)

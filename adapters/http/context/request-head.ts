@@ -40,6 +40,9 @@ export interface RequestHead {
    * no span records. A tracer reads the trace context through its own propagator.
    */
   readonly traceParent: string | undefined
+  /** `Origin` and `Access-Control-Request-Method`: the page a browser sends the request for (CORS), and what its preflight asks. */
+  readonly origin: string | undefined
+  readonly accessControlRequestMethod: string | undefined
 }
 
 /** Reads a request's head: the counts in one pass, the fields, then the checks every request passes before its route. */
@@ -73,6 +76,8 @@ export const readRequestHead = (req: IncomingMessage): RequestHead => {
     // Node gives a field as a list only for Set-Cookie; these are strings or absent.
     sentRequestId: headers['x-request-id'] as string | undefined,
     traceParent: headers.traceparent as string | undefined,
+    origin: headers.origin,
+    accessControlRequestMethod: headers['access-control-request-method'],
   }
 }
 

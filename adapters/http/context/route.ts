@@ -23,13 +23,8 @@ export interface RouteRequest {
 export type Route = (request: RouteRequest) => Answer | Promise<Answer>
 
 /**
- * What the request boundary is given to answer a request: the admission, the routes, and the
- * layers around them, as one function of Koa's context, the request's head and what the server
- * that admitted the request knows of it. Undefined when a layer answered on Koa's response
- * itself, as CORS does a preflight.
+ * What the request boundary is given to answer a request: the admission and the routes, as one
+ * function of Koa's context, the request's head and what the server that admitted the request
+ * knows of it.
  */
-export type AnswerRequest = (
-  ctx: Koa.Context,
-  head: RequestHead,
-  served: ServedRequest | undefined,
-) => Answer | undefined | Promise<Answer | undefined>
+export type AnswerRequest = (ctx: Koa.Context, head: RequestHead, served: ServedRequest | undefined) => Answer | Promise<Answer>

@@ -1,4 +1,3 @@
-import type * as CorsPackage from '@koa/cors'
 import type * as RouterPackage from '@koa/router'
 import type * as ContentTypePackage from 'content-type'
 import type * as KoaPackage from 'koa'
@@ -12,11 +11,9 @@ import { loadPeers } from '../../../wire/peers/index.js'
 const peers = loadPeers<{
   readonly koa: typeof KoaPackage
   readonly '@koa/router': typeof RouterPackage
-  readonly '@koa/cors': typeof CorsPackage
   readonly 'content-type': typeof ContentTypePackage
 }>('plant-store/adapters/http')
 
 export const KoaApplication: typeof KoaPackage.default = peers.koa.default
 export const Router: typeof RouterPackage.default = peers['@koa/router'].default
-export const cors: typeof CorsPackage.default = peers['@koa/cors'].default
 export const parseContentType: typeof ContentTypePackage.parse = peers['content-type'].parse

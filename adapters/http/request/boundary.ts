@@ -8,6 +8,7 @@ import type { AnswerRequest } from '../context/route.js'
 import { describeCause, describeCauseBriefly } from '../errors/describe-cause.js'
 import { untraced, type HttpObserver, type Logger, type RequestHeaders, type RequestSpan, type RequestTracer } from '../ports/telemetry.js'
 import { traceParentFrom } from './trace-parent.js'
+import type { CrossOrigin, CrossOriginAnswer } from './cross-origin.js'
 import { refusesTheProtocol, unexpectedFailure } from '../errors/problems.js'
 import type { Clock } from '../../../core/index.js'
 import { toErrorResponse, type Problem } from '../errors/error-response.js'
@@ -20,8 +21,10 @@ export interface RequestBoundaryDeps {
   readonly tracer: RequestTracer | undefined
   /** Whether the service is draining before it stops: every answer then closes its connection. */
   readonly draining: () => boolean
-  /** Answers a request: its admission, its route, and the layers around them. */
+  /** Answers a request: its admission and its route. */
   readonly answer: AnswerRequest
+  /** CORS, whose headers every answer carries and which answers a preflight itself; none when absent, at no cost per request. */
+  readonly crossOrigin?: CrossOrigin | undefined
   /** The route a request took, for the line of one whose answer was lost to a throw. */
   readonly routeOf: (ctx: Koa.Context) => string
   /** Where a request's duration, from its arrival here to its log line, is read. */
@@ -41,7 +44,7 @@ export interface RequestBoundaryDeps {
  * the log once, on that line.
  */
 export const requestBoundary =
-  ({ log, observer, tracer, draining, answer: answerRequest, routeOf, clock }: RequestBoundaryDeps): Koa.Middleware =>
+  ({ log, observer, tracer, draining, answer: answerRequest, crossOrigin, routeOf, clock }: RequestBoundaryDeps): Koa.Middleware =>
   async (ctx) => {
     const started = clock.now()
     const { req } = ctx
@@ -52,17 +55,16 @@ export const requestBoundary =
     const span = tracer === undefined ? untraced : startSpan(tracer, log, requestId, req.method ?? '', req.headers)
     let answer: Answer | undefined
     let status: number
+    let cors: CrossOriginAnswer | undefined
     try {
-      if (span === untraced) answer = await answerRequest(ctx, head, served)
-      else {
-        await span.run(async () => {
-          answer = await answerRequest(ctx, head, served)
-        })
-      }
-      status = answer === undefined ? ctx.status : writeAnswer(ctx, answer)
+      cors = crossOrigin === undefined ? undefined : crossOrigin(head, ctx.method, ctx.path)
+      if (cors?.preflight !== undefined) answer = cors.preflight
+      else if (span === untraced) answer = await answerRequest(ctx, head, served)
+      else answer = await answerInSpan(span, () => answerRequest(ctx, head, served))
+      status = writeAnswer(ctx, answer, cors)
     } catch (error) {
       answer = defectOf(error, answer, routeOf(ctx))
-      status = answerDefect(ctx, requestId, answer)
+      status = answerDefect(ctx, requestId, answer, cors)
     }
     const closing = closeConnectionWhenDone(ctx, answer, draining)
     if (closing !== undefined) await closing
@@ -97,11 +99,13 @@ const stampRequestId = (ctx: Koa.Context, head: RequestHead): string => {
 }
 
 /**
- * Writes an answer to Koa's response, once: its status, its headers, then its body (the type is
- * set before the body, or Koa would take a string body for text). Answers with the status written.
+ * Writes an answer to Koa's response, once: its status, the headers CORS gives every answer, its
+ * own headers, then its body (the type is set before the body, or Koa would take a string body
+ * for text). Answers with the status written.
  */
-const writeAnswer = (ctx: Koa.Context, answer: Answer): number => {
+const writeAnswer = (ctx: Koa.Context, answer: Answer, cors: CrossOriginAnswer | undefined): number => {
   const { response } = ctx
+  if (cors !== undefined) response.set(cors.headers)
   switch (answer._tag) {
     case 'Plant':
       response.status = 200
@@ -122,6 +126,16 @@ const writeAnswer = (ctx: Koa.Context, answer: Answer): number => {
       if (answer.body !== undefined) response.body = answer.body
       return answer.status
   }
+}
+
+// A tracer whose span never runs the request leaves no answer to write: that is its defect.
+const answerInSpan = async (span: RequestSpan, answerRequest: () => Answer | Promise<Answer>): Promise<Answer> => {
+  let answer: Answer | undefined
+  await span.run(async () => {
+    answer = await answerRequest()
+  })
+  if (answer === undefined) throw new Error('the request tracer did not run the request')
+  return answer
 }
 
 // A tracer that throws leaves the request untraced, and answered as it would have been.
@@ -149,16 +163,14 @@ const defectOf = (error: unknown, lost: Answer | undefined, routeTaken: string):
     : { _tag: 'Problem', problem: unexpectedFailure(error), route, subject }
 }
 
-const KEPT_ON_DEFECT = /^(connection|vary|access-control-.*)$/
-
-// Headers written before the throw (a WWW-Authenticate, say) belong to an answer that is not sent.
-const answerDefect = (ctx: Koa.Context, requestId: string, defect: Answer): number => {
+// Headers written before the throw (a WWW-Authenticate, say) belong to an answer that is not sent;
+// the CORS headers, which say who may read whatever answer goes out, are written with this 500.
+const answerDefect = (ctx: Koa.Context, requestId: string, defect: Answer, cors: CrossOriginAnswer | undefined): number => {
   if (ctx.headerSent) return ctx.status
-  // Except Connection: a close decided for the connection (a body left unread, a drain) stands;
-  // and the CORS headers, which say who may read whatever answer goes out, this 500 included.
-  for (const name of ctx.res.getHeaderNames()) if (!KEPT_ON_DEFECT.test(name)) ctx.res.removeHeader(name)
+  // Except Connection: a close decided for the connection (a body left unread, a drain) stands.
+  for (const name of ctx.res.getHeaderNames()) if (name !== 'connection') ctx.res.removeHeader(name)
   ctx.set(REQUEST_ID, requestId)
-  return writeAnswer(ctx, defect)
+  return writeAnswer(ctx, defect, cors)
 }
 
 const writeRequestLine = (

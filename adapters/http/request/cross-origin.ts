@@ -1,6 +1,5 @@
-import type { Answer } from '../context/answer.js'
-import type { AnswerRequest } from '../context/route.js'
-import { cors } from '../peers/peers.js'
+import type { Representation } from '../context/answer.js'
+import type { RequestHead } from '../context/request-head.js'
 
 /** Which other origins' browser pages may call the API, and what their scripts may read. */
 export interface CrossOriginPolicy {
@@ -18,36 +17,55 @@ export const CROSS_ORIGIN_EXPOSED_HEADERS = ['X-Request-Id', 'WWW-Authenticate',
 export const CROSS_ORIGIN_MAX_AGE_SECONDS = 600
 
 /**
- * CORS by @koa/cors for the origins of the policy, around `answer`. A preflight is answered
- * before authentication (a browser sends it without credentials), on Koa's response and with no
- * answer of a route, and only on the paths that take one (`preflightPaths`): elsewhere OPTIONS is
- * a method like any other. Bearer tokens are no cookies, so credentials are never allowed.
+ * What CORS says of one request, for the request boundary to write: the headers its answer
+ * carries, whatever that answer turns out to be (a 500 included, so the page can read it), and,
+ * for a preflight, the answer itself, given in place of the route's.
  */
-export const crossOrigin = (
-  policy: CrossOriginPolicy,
-  methods: ReadonlyArray<string>,
-  preflightPaths: ReadonlySet<string>,
-  answer: AnswerRequest,
-): AnswerRequest => {
-  const allowed = new Set(policy.origins)
-  const headers = cors({
-    origin: (ctx) => {
-      const origin = ctx.get('Origin')
-      return allowed.has(origin) ? origin : ''
-    },
-    allowMethods: [...methods],
-    allowHeaders: [...CROSS_ORIGIN_REQUEST_HEADERS],
-    exposeHeaders: [...CROSS_ORIGIN_EXPOSED_HEADERS],
-    maxAge: CROSS_ORIGIN_MAX_AGE_SECONDS,
-    credentials: false,
-  })
-  return async (ctx, head, served) => {
-    if (ctx.method === 'OPTIONS' && !preflightPaths.has(ctx.path)) return answer(ctx, head, served)
-    // @koa/cors sets its headers, then calls on the answer, unless it answered the preflight.
-    let answered: Answer | undefined
-    await headers(ctx, async () => {
-      answered = await answer(ctx, head, served)
-    })
-    return answered
+export interface CrossOriginAnswer {
+  readonly headers: Readonly<Record<string, string>>
+  readonly preflight?: Representation
+}
+
+/** CORS for one request, from its head, method and path. */
+export type CrossOrigin = (head: Pick<RequestHead, 'origin' | 'accessControlRequestMethod'>, method: string, path: string) => CrossOriginAnswer
+
+/**
+ * CORS (the Fetch standard's protocol) for the origins of the policy. A preflight is answered
+ * 204 before authentication (a browser sends it without credentials), and only on the paths that
+ * take one (`preflightPaths`): elsewhere OPTIONS is a method like any other. Every answer varies
+ * on `Origin`; one to an allowed origin names it and the headers its page may read. Bearer tokens
+ * are no cookies, so credentials are never allowed. What each origin is answered is made once,
+ * here, not per request.
+ */
+export const crossOrigin = (policy: CrossOriginPolicy, methods: ReadonlyArray<string>, preflightPaths: ReadonlySet<string>): CrossOrigin => {
+  const varyOnly: CrossOriginAnswer = { headers: { Vary: 'Origin' } }
+  const answers = new Map(
+    policy.origins.map((origin) => [
+      origin,
+      {
+        actual: { headers: { Vary: 'Origin', 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': CROSS_ORIGIN_EXPOSED_HEADERS.join(',') } },
+        preflight: {
+          headers: varyOnly.headers,
+          preflight: {
+            _tag: 'Representation',
+            status: 204,
+            headers: {
+              'Access-Control-Allow-Origin': origin,
+              'Access-Control-Max-Age': String(CROSS_ORIGIN_MAX_AGE_SECONDS),
+              'Access-Control-Allow-Methods': methods.join(','),
+              'Access-Control-Allow-Headers': CROSS_ORIGIN_REQUEST_HEADERS.join(','),
+            },
+          },
+        },
+      } satisfies { readonly actual: CrossOriginAnswer; readonly preflight: CrossOriginAnswer },
+    ]),
+  )
+  return ({ origin, accessControlRequestMethod }, method, path) => {
+    // An empty Origin names no page, whatever the policy lists.
+    const allowed = origin === undefined || origin === '' ? undefined : answers.get(origin)
+    if (allowed === undefined) return varyOnly
+    if (method !== 'OPTIONS' || !preflightPaths.has(path)) return allowed.actual
+    // An OPTIONS that asks for no method is no preflight: it is answered as any OPTIONS.
+    return accessControlRequestMethod === undefined || accessControlRequestMethod === '' ? varyOnly : allowed.preflight
   }
 }
