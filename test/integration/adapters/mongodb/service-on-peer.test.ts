@@ -1,6 +1,7 @@
 import { DEFAULT_READINESS_MAX_AGE_MS } from '../../../../adapters/http/index.js'
 import { expect } from 'chai'
 import { Long } from 'bson'
+import { request } from 'node:http'
 import { loadConfig } from '../../../../apps/server/config.js'
 import { startService, type RunningService } from '../../../../apps/server/service.js'
 import { expectRight } from '../../../support/either.js'
@@ -12,7 +13,7 @@ import { startMongoPeer, type MongoPeer } from '../../../support/mongo-peer/serv
 import { expectErrorDocument, expectPlant } from '../../../support/responses.js'
 import { serviceContract, startServiceOn } from '../../../contract/mongodb/service.contract.js'
 import { answerBoundMs, storedDocuments, timed, useCreateYardstick, useWirePeer } from '../../../support/mongodb/support.js'
-import { deadlineBeside, yardstickMs } from '../../../support/yardstick.js'
+import { deadlineBeside, inRunsWithRoom, yardstickMs } from '../../../support/yardstick.js'
 
 // The service takes its driver timeouts from the connection string when it names them: short
 // ones here, so that waiting out an outage does not make the test slow. The operation deadline
@@ -125,6 +126,45 @@ describe('the service on MongoDB under faults (wire peer)', function () {
       await expectPlant(await postPlant(url, '{"id":1,"name":"Monstera"}'), { name: 'Monstera' })
       wire.peer.faults.clear()
       await eventuallyStatus(() => readyz(url), 200)
+    })
+
+    it('keeps an ordinary create to its own deadline when it waits for the busy connection with a create whose body came late', async function () {
+      // One connection, every majority 0.3 of the deadline late. C's head comes first and its
+      // body half a deadline later (a slow upload), so C has half its time left when it waits,
+      // beside an ordinary create B, behind a blocker A that holds the connection. B has its
+      // whole deadline: it is stored and answered 200, not cut short by C's deadline; C is
+      // answered by its own deadline, and not before it.
+      this.timeout(120_000)
+      let roomMs = Infinity
+      await inRunsWithRoom(this, () => roomMs, async () => {
+        wire.peer.faults.clear()
+        const deadlineMs = deadlineBeside(1000, 0.6, yardstick(), 10)
+        roomMs = 0.1 * deadlineMs
+        const id = (Date.now() % 1_000_000) * 10
+        const service = await startOnPeer({ MONGODB_TIMEOUT_MS: String(deadlineMs) }, `${TEST_URI_OPTIONS}&maxPoolSize=1`)
+        try {
+          await eventuallyStatus(() => readyz(service.url), 200)
+          wire.peer.faults.inject('insert', { kind: 'replicationLag', ms: 0.3 * deadlineMs })
+          const cStarted = performance.now()
+          const c = postWithLateBody(service.url, `{"id":${id + 3},"name":"Late body"}`, 0.5 * deadlineMs)
+          await new Promise((resolve) => setTimeout(resolve, 0.45 * deadlineMs))
+          const a = postPlant(service.url, `{"id":${id + 1},"name":"Blocker"}`)
+          await new Promise((resolve) => setTimeout(resolve, 0.05 * deadlineMs))
+          const { result: b, ms: bMs } = await timed(() => postPlant(service.url, `{"id":${id + 2},"name":"Ordinary"}`))
+          expect((await a).status, 'A, the blocker').to.equal(200)
+          expect(b.status, `B, answered after ${Math.round(bMs)} ms of its ${deadlineMs}`).to.equal(200)
+          const cAnswer = await c
+          const cMs = cAnswer.at - cStarted
+          if (cAnswer.status !== 200) {
+            expect(cAnswer.status, 'C').to.equal(503)
+            expect(cMs, 'C answered 503 by its own deadline, not before it').to.be.at.least(deadlineMs - 1)
+          }
+          expect(cMs, 'C answered by its own deadline').to.be.below(answerBoundMs(deadlineMs, yardstick(), 0.1 * deadlineMs))
+          expect(stored().map(({ _id }) => String(_id))).to.include.members([String(id + 1), String(id + 2)])
+        } finally {
+          await service.close()
+        }
+      })
     })
 
     it('loses nothing and stores nothing twice when the connection drops in the middle of an insert', async function () {
@@ -278,3 +318,20 @@ const eventuallyStatus = async (ask: () => Promise<Response>, status: number, wi
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
 }
+
+// A POST whose head is sent at once and whose body follows `bodyAfterMs` later: a slow upload.
+const postWithLateBody = (url: string, body: string, bodyAfterMs: number): Promise<{ readonly status: number; readonly at: number }> =>
+  new Promise((resolve, reject) => {
+    const sent = request(`${url}/plants`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+    })
+    sent.on('error', reject)
+    sent.on('response', (answer) => {
+      const at = performance.now()
+      answer.resume()
+      answer.on('end', () => resolve({ status: answer.statusCode ?? 0, at }))
+    })
+    sent.flushHeaders()
+    setTimeout(() => sent.end(body), bodyAfterMs)
+  })
