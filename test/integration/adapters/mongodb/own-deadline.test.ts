@@ -4,7 +4,7 @@ import type { InsertOptions, NewPlant, PlantStore } from '../../../../core/index
 import { plant } from '../../../support/plants.js'
 import { startMongoPeer } from '../../../support/mongo-peer/server.js'
 import { createYardstickMs, freshDbName, openStore, steadily, TEST_TIMEOUTS, useWirePeer } from '../../../support/mongodb/support.js'
-import { deadlineBeside } from '../../../support/yardstick.js'
+import { deadlineBeside, inRunsWithRoom } from '../../../support/yardstick.js'
 
 // Each create keeps its own deadline (docs/mongodb.md, "Creates that arrive together share one
 // insert"): a create is answered by its own deadline at the latest, never 503 before it but for
@@ -31,15 +31,30 @@ describe('every create keeps its own deadline (wire peer)', function () {
   const plants = (count: number, from = 1): NewPlant[] =>
     Array.from({ length: count }, (_, index) => plant(BigInt(from + index), `Own ${from + index}`))
 
-  const storeFor = async (test: Mocha.Context, share: number, uriOptions = '') => {
-    const deadlineMs = deadlineBeside(1000, share, await createYardstickMs(wire.peer.uri, 10, 15))
+  const storeFor = async (test: Mocha.Context, share: number, uriOptions = '', headroom = 5) => {
+    const deadlineMs = deadlineBeside(1000, share, await createYardstickMs(wire.peer.uri, 10, 15), headroom)
     test.timeout(20_000 + 6 * deadlineMs)
-    const { store } = wire.closeAfter(openStore(`${wire.peer.uri}${uriOptions}`, wire.dbName, { ...TEST_TIMEOUTS, operationMs: deadlineMs }))
+    const dbName = freshDbName('own_deadline')
+    const { store } = wire.closeAfter(openStore(`${wire.peer.uri}${uriOptions}`, dbName, { ...TEST_TIMEOUTS, operationMs: deadlineMs }))
     expect(E.isRight(await store.checkReady()()), 'ready').to.equal(true)
-    return { store, deadlineMs }
+    const storedIds = (): Set<string> => new Set(wire.peer.documents(`${dbName}.plants`).map(({ _id }) => String(_id)))
+    return { store, deadlineMs, storedIds }
   }
 
-  const storedIds = (): Set<string> => new Set(wire.stored().map(({ _id }) => String(_id)))
+  // A majority at the end of the deadline leaves a few hundredths of it to the machine: a run is
+  // judged only where this process was never held up for longer than half of them (inRunsWithRoom).
+  // A majority as late as the deadline leaves the one hundredth in which MongoDB's write concern
+  // error is read before the deadline would cut the reply: sized as a share of 0.98, that hundredth.
+  const inRunsNearTheDeadline = (test: Mocha.Context, share: number, run: (opened: Awaited<ReturnType<typeof storeFor>>) => Promise<void>) => {
+    let roomMs = Infinity
+    return inRunsWithRoom(test, () => roomMs, async () => {
+      wire.peer.faults.clear()
+      const opened = await storeFor(test, share, '', 3)
+      test.timeout(120_000)
+      roomMs = ((1 - share) * opened.deadlineMs) / 2
+      await run(opened)
+    })
+  }
 
   it('a create with less time left waits with a full-deadline create for the busy connection: the full-deadline create is stored and Inserted, the other answered at its own deadline', async function () {
     // One connection, every majority 0.3 of the deadline late: a blocker holds the connection.
@@ -60,27 +75,29 @@ describe('every create keeps its own deadline (wire peer)', function () {
 
   for (const share of [0.97]) {
     it(`a majority ${share} of the deadline late: creates alone and 20 together are each stored and Inserted`, async function () {
-      const { store, deadlineMs } = await storeFor(this, share)
-      wire.peer.faults.inject('insert', { kind: 'replicationLag', ms: share * deadlineMs })
-      // Alone: each in a turn of its own while a connection is free, so in an insert of its own.
-      const [alone, together] = await Promise.all([
-        steadily(plants(3), 0.01 * deadlineMs, (each) => create(store, each)),
-        Promise.all(plants(20, 100).map((each) => create(store, each))),
-      ])
-      expect(alone.map(({ tag }) => tag), 'alone').to.deep.equal(['Inserted', 'Inserted', 'Inserted'])
-      expect(together.filter(({ tag }) => tag !== 'Inserted'), 'together, not Inserted').to.deep.equal([])
-      expect(storedIds().size).to.equal(23)
+      await inRunsNearTheDeadline(this, share, async ({ store, deadlineMs, storedIds }) => {
+        wire.peer.faults.inject('insert', { kind: 'replicationLag', ms: share * deadlineMs })
+        // Alone: each in a turn of its own while a connection is free, so in an insert of its own.
+        const [alone, together] = await Promise.all([
+          steadily(plants(3), 0.01 * deadlineMs, (each) => create(store, each)),
+          Promise.all(plants(20, 100).map((each) => create(store, each))),
+        ])
+        expect(alone.map(({ tag }) => tag), 'alone').to.deep.equal(['Inserted', 'Inserted', 'Inserted'])
+        expect(together.filter(({ tag }) => tag !== 'Inserted'), 'together, not Inserted').to.deep.equal([])
+        expect(storedIds().size).to.equal(23)
+      })
     })
   }
 
   it('a majority as late as the deadline: each create 503, its plant stored, answered by MongoDB before the deadline cuts the reply', async function () {
-    const { store, deadlineMs } = await storeFor(this, 0.97)
-    wire.peer.faults.inject('insert', { kind: 'replicationLag', ms: deadlineMs })
-    const closedBefore = wire.peer.connectionsClosedByClients()
-    const answers = await Promise.all(plants(20).map((each) => create(store, each)))
-    expect(answers.map(({ tag }) => tag)).to.deep.equal(Array.from({ length: 20 }, () => 'StorageUnavailable'))
-    expect(storedIds().size, 'stored').to.equal(20)
-    expect(wire.peer.connectionsClosedByClients() - closedBefore, 'connections cut by the deadline').to.equal(0)
+    await inRunsNearTheDeadline(this, 0.98, async ({ store, deadlineMs, storedIds }) => {
+      wire.peer.faults.inject('insert', { kind: 'replicationLag', ms: deadlineMs })
+      const closedBefore = wire.peer.connectionsClosedByClients()
+      const answers = await Promise.all(plants(20).map((each) => create(store, each)))
+      expect(answers.map(({ tag }) => tag)).to.deep.equal(Array.from({ length: 20 }, () => 'StorageUnavailable'))
+      expect(storedIds().size, 'stored').to.equal(20)
+      expect(wire.peer.connectionsClosedByClients() - closedBefore, 'connections cut by the deadline').to.equal(0)
+    })
   })
 
   for (const maxPoolSize of [1, 2]) {
