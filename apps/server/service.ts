@@ -1,8 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { once } from 'node:events'
 import type { Server } from 'node:http'
-import { Server as NetServer, type AddressInfo } from 'node:net'
-import { createHttpApp, createHttpServer, cutHalfSentRequests, type BoundedServer, type Logger } from '../../adapters/http/index.js'
+import type { AddressInfo } from 'node:net'
+import { createHttpApp, createHttpServer, cutHalfSentRequests, type Logger } from '../../adapters/http/index.js'
 import {
   openTelemetryRequestTracer,
   traceAuthenticator,
@@ -146,12 +146,10 @@ const notReadyDetail = ({ cause, configurationFault }: StorageUnavailable): stri
 const stopListener = (server: Server, { graceMs }: ShutdownConfig, clock: Clock): Promise<void> =>
   stopAccepting(
     {
-      // net.Server's close stops accepting and leaves open connections to the sweeps below; Node
-      // 26's http.Server close would first close every connection that has not sent a request yet,
-      // resetting a client that connected just before the stop.
-      close: (closed) => NetServer.prototype.close.call(server, () => closed()),
-      // Node 26's own closeIdleConnections also closes a connection that has not sent its request yet.
-      closeIdleConnections: () => ('closeIdleBetweenRequests' in server ? (server as BoundedServer).closeIdleBetweenRequests() : server.closeIdleConnections()),
+      // A bounded server's close leaves a connection that has not sent its request yet to the
+      // half-sent cut, on every Node line (createHttpServer).
+      close: (closed) => server.close(() => closed()),
+      closeIdleConnections: () => server.closeIdleConnections(),
       cutHalfSent: () => cutHalfSentRequests(server),
       closeAllConnections: () => server.closeAllConnections(),
     },

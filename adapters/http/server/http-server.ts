@@ -121,7 +121,13 @@ export interface ExpectationListeners {
   readonly checkExpectation?: RequestListener
 }
 
-/** A Node HTTP server within the service's bounds, which can cut its half-sent requests when it stops. */
+/**
+ * A Node HTTP server within the service's bounds, which can cut its half-sent requests when it
+ * stops. Its `closeIdleConnections`, which `close` calls, closes the connections idle between
+ * requests (answered, owing nothing, silent since) on every Node line: a connection that has not
+ * sent its first request yet is left to `cutHalfSentRequests`, so a client that connected just
+ * before a stop is served (Node 26's own closes such a connection too).
+ */
 export interface BoundedServer extends Server {
   /**
    * Cuts the connections that have no request they could still finish, for a server that has
@@ -130,12 +136,6 @@ export interface BoundedServer extends Server {
    * the whole grace period, and the connections of everyone else with it.
    */
   readonly cutHalfSentRequests: () => void
-  /**
-   * Closes the connections idle between requests (answered, owing nothing, silent since), for a
-   * server that has stopped accepting; a connection that has not sent its first request yet is
-   * left to `cutHalfSentRequests`. Node's `closeIdleConnections` closes those too on Node 26.
-   */
-  readonly closeIdleBetweenRequests: () => void
 }
 
 /**
@@ -206,7 +206,8 @@ export const createBoundedServer = (
   server.on('connect', (req, socket) =>
     answerOnSocket(socket, methodNotImplemented, requestIdFrom(readRequestHead(req).sentRequestId), connections.factsOf(socket)),
   )
-  return Object.assign(server, { cutHalfSentRequests: connections.cutHalfSent, closeIdleBetweenRequests: connections.closeIdle })
+  server.closeIdleConnections = connections.closeIdle
+  return Object.assign(server, { cutHalfSentRequests: connections.cutHalfSent })
 }
 
 /**
