@@ -1,90 +1,92 @@
-import type { FetchImplementation, JSONWebKeySet } from 'jose'
+import type { JSONWebKeySet } from 'jose'
 import * as E from 'fp-ts/lib/Either.js'
-import { readBoundedBody } from '../../wire/index.js'
-import type { KeySetObserver } from './key-set-observer.js'
 import type { Clock } from '../../core/index.js'
+import { readBoundedBody } from '../../wire/index.js'
+import { errors } from './peers.js'
 
-/** When the provider may be asked, and how much of its answer is read. */
-export interface KeySetFetchLimits {
-  /** Milliseconds after a failed fetch during which the provider is not asked again. */
-  readonly backoffMs: number
+/**
+ * Why the key set is wanted: a token names a key the set does not hold (`unknownKey`), or the keys
+ * are to be refreshed (`refresh`: none are held yet, they are older than the cache's age, or the
+ * refresh timer's turn has come).
+ */
+export type FetchReason = 'unknownKey' | 'refresh'
+
+/** How often the provider may be asked. */
+export interface FetchRate {
+  readonly cooldownMs: number
   readonly maxPerMinute: number
-  readonly maxBytes: number
-  readonly maxKeys: number
 }
 
-/** Where each fetch's result goes, besides the answer given to jose: the key set's own state. */
-export interface KeySetFetchResults {
-  /** A key set was fetched and read; a throw here makes the fetch a failure. */
-  readonly fetched: (keySet: JSONWebKeySet) => void
-  readonly failed: (error: unknown) => void
-}
-
-/** When the provider may be asked: the cool-down after a failure, and the fetches a minute. */
+/** When the provider may be asked, kept as fetches start and end. */
 export interface FetchAdmission {
-  /** Why a fetch may not start now, or `undefined` when it may; a fetch admitted is counted as started. */
-  readonly refusal: () => Error | undefined
-  /** The fetch just admitted failed: the cool-down starts now. */
-  readonly failed: (error: unknown) => void
+  /** Why a fetch wanted for `reason` may not start now, or `undefined` when it may; a fetch admitted is counted as started. */
+  readonly refusal: (reason: FetchReason) => Error | undefined
+  /** The fetch admitted last has ended: failed, with why, or answered a key set when `failure` is absent. */
+  readonly ended: (failure?: { readonly error: unknown }) => void
 }
 
 /**
  * The rule of when the provider may be asked: a fetch may start unless one failed less than
- * `backoffMs` ago, or `maxPerMinute` started in the last 60 s. Times are the clock's `now()`.
+ * `cooldownMs` ago, or it is for a key the set does not hold and one ended less than `cooldownMs`
+ * ago, or `maxPerMinute` started in the last 60 s. Times are the clock's `now()`.
  */
-export const fetchAdmission = ({ backoffMs, maxPerMinute }: Pick<KeySetFetchLimits, 'backoffMs' | 'maxPerMinute'>, clock: Clock): FetchAdmission => {
+export const fetchAdmission = ({ cooldownMs, maxPerMinute }: FetchRate, clock: Clock): FetchAdmission => {
+  let lastEnded: number | undefined
   let lastFailure: { readonly at: number; readonly error: unknown } | undefined
   const started: number[] = []
   return {
-    refusal: () => {
+    refusal: (reason) => {
       const now = clock.now()
-      if (lastFailure !== undefined && now - lastFailure.at < backoffMs) {
-        return new Error(`the key set failed less than ${backoffMs} ms ago; not asking again yet`, { cause: lastFailure.error })
+      if (lastFailure !== undefined && now - lastFailure.at < cooldownMs) {
+        return new Error(`the key set failed less than ${cooldownMs} ms ago; not asking again yet`, { cause: lastFailure.error })
+      }
+      if (reason === 'unknownKey' && lastEnded !== undefined && now - lastEnded < cooldownMs) {
+        return new Error(`the key set was fetched less than ${cooldownMs} ms ago; not asking again yet`)
       }
       while (started.length > 0 && now - (started[0] ?? now) >= 60_000) started.shift()
       if (started.length >= maxPerMinute) return new Error(`the key set was fetched ${maxPerMinute} times in the last minute; not asking again yet`)
       started.push(now)
       return undefined
     },
-    failed: (error) => {
-      lastFailure = { at: clock.now(), error }
+    ended: (failure) => {
+      lastEnded = clock.now()
+      if (failure !== undefined) lastFailure = { at: lastEnded, error: failure.error }
     },
   }
 }
 
-// jose's cool-down counts from the last successful fetch only, and a 200 whose body is not a
-// key set is no success to it either: without this, every token naming an unknown `kid` would
-// trigger a fetch while the provider fails or answers nonsense. A failure is an error, a status
-// other than 200, or a body that is too large, holds too many keys or is not a JSON Web Key Set;
-// after one, the provider is not asked again for `backoffMs`. Whatever happens, at most
-// `maxPerMinute` fetches start in any 60 s (`fetchAdmission`). A fetch refused by these rules is
-// not made, and is neither reported nor a failure: what the provider last answered still stands.
-export const guardedFetch = (limits: KeySetFetchLimits, observer: KeySetObserver, results: KeySetFetchResults, clock: Clock): FetchImplementation => {
-  const admission = fetchAdmission(limits, clock)
-  return async (url, init) => {
-    const refusal = admission.refusal()
-    if (refusal !== undefined) throw refusal
-    const fetchStarted = clock.now()
-    const seconds = () => (clock.now() - fetchStarted) / 1000
-    let read: { readonly answered: Response; readonly body: string }
-    try {
-      const answered = await fetch(url, init)
-      const body = await keySetBody(answered, limits.maxBytes)
-      results.fetched(keySetIn(body, limits.maxKeys))
-      read = { answered, body }
-    } catch (error) {
-      admission.failed(error)
-      results.failed(error)
-      observer.keySetFetched('failed', seconds())
-      throw error
-    }
-    // Reported outside the fetch's guard: an observer that throws is not a failed fetch.
-    observer.keySetFetched('ok', seconds())
-    return new Response(read.body, { status: 200, statusText: read.answered.statusText, headers: read.answered.headers })
+/** How one fetch of the key set is given up on, and how much of its answer is read. */
+export interface KeySetRead {
+  readonly timeoutMs: number
+  readonly maxBytes: number
+  readonly maxKeys: number
+}
+
+/** What makes a request: the platform's `fetch`, or a model of the provider in a test. */
+export type Requester = (url: URL, init: RequestInit) => Promise<Response>
+
+/**
+ * One fetch of the key set at `url`: a GET, redirects not followed, given up `timeoutMs` after it
+ * started (on `clock`, the body's read included: a `JWKSTimeout`). It fails on an error, a status
+ * other than 200, or a body that is larger than `maxBytes` (read as it arrives, after any content
+ * coding is undone), holds more than `maxKeys` keys or is not a JSON Web Key Set.
+ */
+export const fetchKeySet = async (url: URL, { timeoutMs, maxBytes, maxKeys }: KeySetRead, clock: Clock, request: Requester): Promise<JSONWebKeySet> => {
+  const timeout = new AbortController()
+  const cancelTimeout = clock.setTimer(timeoutMs, () => timeout.abort(new errors.JWKSTimeout(`the key set did not answer within ${timeoutMs} ms`)))
+  try {
+    const answered = await request(url, {
+      method: 'GET',
+      redirect: 'manual',
+      headers: { accept: 'application/json, application/jwk-set+json' },
+      signal: timeout.signal,
+    })
+    return keySetIn(await keySetBody(answered, maxBytes), maxKeys)
+  } finally {
+    cancelTimeout()
   }
 }
 
-// Read with a bound, as it arrives (after any content coding is undone).
 const keySetBody = async (answered: Response, maxBytes: number): Promise<string> => {
   if (answered.status !== 200) {
     void answered.body?.cancel().catch(() => undefined)

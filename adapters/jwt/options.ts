@@ -16,13 +16,20 @@ export interface JwksKeySource {
   readonly algorithms: ReadonlyNonEmptyArray<AsymmetricAlgorithm>
   /**
    * Milliseconds after a fetch during which a token naming an unknown `kid` makes no other fetch
-   * (it is refused), and after a failed fetch during which the provider is not asked again.
-   * Default `DEFAULT_JWKS_OPTIONS.cooldownMs`.
+   * (it is refused), and after a failed fetch during which the provider is not asked again. The
+   * one rule of every fetch, whatever it is for: a fetch may start unless one failed less than
+   * `cooldownMs` ago, or it is for a key the set does not hold and one ended less than
+   * `cooldownMs` ago, or `maxFetchesPerMinute` started in the last 60 s. Default
+   * `DEFAULT_JWKS_OPTIONS.cooldownMs`.
    */
   readonly cooldownMs?: number
   /** Milliseconds a fetch may take before the provider counts as unreachable. Default `DEFAULT_JWKS_OPTIONS.timeoutMs`. */
   readonly timeoutMs?: number
-  /** Milliseconds after which cached keys are fetched again before use. Default `DEFAULT_JWKS_OPTIONS.cacheMaxAgeMs`. */
+  /**
+   * Milliseconds after which cached keys are fetched again before use, as the rule of `cooldownMs`
+   * allows; when it does not, or the fetch fails, the keys held serve. Default
+   * `DEFAULT_JWKS_OPTIONS.cacheMaxAgeMs`.
+   */
   readonly cacheMaxAgeMs?: number
   /**
    * The most fetches of the key set started in any 60 s, whatever tokens arrive. Default
@@ -116,8 +123,8 @@ export interface JwtAuthenticatorOptions {
   readonly clockToleranceSeconds: number
   /**
    * Where `exp` and `nbf` are checked against (its `epochMs`), and the key set's cool-down, fetch
-   * rate and refresh are timed; `systemClock` when absent. A test passes a virtual clock to move
-   * time past a token's expiry or a cool-down without waiting.
+   * rate, cache age, refresh and fetch time-out are timed; `systemClock` when absent. A test
+   * passes a virtual clock to move time past a token's expiry or a cool-down without waiting.
    */
   readonly clock?: Clock
 }

@@ -6,4 +6,4 @@ import { loadPeers } from '../../wire/peers/index.js'
 // classes are the ones jose throws.
 const { jose } = loadPeers<{ readonly jose: typeof Jose }>('plant-store/adapters/jwt')
 
-export const { base64url, createLocalJWKSet, createRemoteJWKSet, customFetch, errors, jwtVerify } = jose
+export const { base64url, createLocalJWKSet, errors, jwtVerify } = jose

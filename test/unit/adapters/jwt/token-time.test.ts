@@ -17,7 +17,8 @@ const NOW_S = Date.UTC(2026, 0, 1) / 1000
 // clock's time less the tolerance, and not yet valid when its `nbf` is after the time plus the
 // tolerance (jwtVerify's, on the authenticator's clock); the claims screen refuses an expired
 // token as jwtVerify would. The key set may be fetched unless a fetch failed less than the
-// cool-down ago or maxPerMinute fetches started in the last 60 s.
+// cool-down ago, or the fetch is for a key the set does not hold and one ended less than the
+// cool-down ago, or maxPerMinute fetches started in the last 60 s.
 describe('token expiry and the key set cool-down, on virtual time', () => {
   const times = fc.record({
     tolerance: fc.integer({ min: 0, max: 120 }),
@@ -64,32 +65,43 @@ describe('token expiry and the key set cool-down, on virtual time', () => {
 
   const fetches = fc.record({
     // In steps of a second, so that asks fall on the very end of a cool-down or a minute.
-    backoffMs: fc.integer({ min: 0, max: 60 }).map((s) => s * 1000),
+    cooldownMs: fc.integer({ min: 0, max: 60 }).map((s) => s * 1000),
     maxPerMinute: fc.integer({ min: 1, max: 6 }),
-    // How long after the one before each fetch is asked for, and whether it fails when made.
-    asks: fc.array(fc.record({ gap: fc.integer({ min: 0, max: 40 }).map((s) => s * 1000), fails: fc.boolean() }), { maxLength: 40 }),
+    // How long after the one before each fetch is asked for, why, how long it takes once made and
+    // whether it fails.
+    asks: fc.array(
+      fc.record({
+        gap: fc.integer({ min: 0, max: 40 }).map((s) => s * 1000),
+        reason: fc.constantFrom('unknownKey' as const, 'refresh' as const),
+        takes: fc.integer({ min: 0, max: 5 }).map((s) => s * 1000),
+        fails: fc.boolean(),
+      }),
+      { maxLength: 40 },
+    ),
   })
 
-  it('lets a fetch start unless one failed within the cool-down or the minute already holds its fetches', () => {
+  it('lets a fetch start unless one failed within the cool-down, one ended within it for an unknown key, or the minute already holds its fetches', () => {
     fc.assert(
-      fc.property(fetches, ({ backoffMs, maxPerMinute, asks }) => {
+      fc.property(fetches, ({ cooldownMs, maxPerMinute, asks }) => {
         const { clock, advance } = virtualClock()
-        const admission = fetchAdmission({ backoffMs, maxPerMinute }, clock)
+        const admission = fetchAdmission({ cooldownMs, maxPerMinute }, clock)
         const started: number[] = []
+        let endedAt: number | undefined
         let failedAt: number | undefined
-        for (const { gap, fails } of asks) {
+        for (const { gap, reason, takes, fails } of asks) {
           advance(gap)
           const now = clock.now()
-          const coolingDown = failedAt !== undefined && now - failedAt < backoffMs
+          const afterFailure = failedAt !== undefined && now - failedAt < cooldownMs
+          const afterFetch = reason === 'unknownKey' && endedAt !== undefined && now - endedAt < cooldownMs
           const minuteFull = started.filter((at) => now - at < 60_000).length >= maxPerMinute
-          const refusal = admission.refusal()
-          expect(refusal === undefined, `asked at ${now} ms`).to.equal(!coolingDown && !minuteFull)
+          const refusal = admission.refusal(reason)
+          expect(refusal === undefined, `asked at ${now} ms for ${reason}`).to.equal(!afterFailure && !afterFetch && !minuteFull)
           if (refusal !== undefined) continue
           started.push(now)
-          if (fails) {
-            failedAt = now
-            admission.failed(new Error('the provider failed'))
-          }
+          advance(takes)
+          endedAt = clock.now()
+          if (fails) failedAt = endedAt
+          admission.ended(fails ? { error: new Error('the provider failed') } : undefined)
         }
       }),
     )
