@@ -4,6 +4,7 @@ import { BearerToken } from '../../../../core/index.js'
 import { expectRight } from '../../../support/either.js'
 import { startJwksServer, type JwksServer } from '../../../support/jwt/jwks-server.js'
 import { AUDIENCE, ISSUER, issueToken, makeSigningKey } from '../../../support/jwt/tokens.js'
+import { virtualClock } from '../../../support/virtual-clock.js'
 
 describe('the JWT adapter reports each key-set fetch to its observer', function () {
   let jwks: JwksServer | undefined
@@ -20,11 +21,14 @@ describe('the JWT adapter reports each key-set fetch to its observer', function 
     const observer: KeySetObserver = { keySetFetched: (outcome, seconds) => fetches.push({ outcome, seconds }) }
     const verify = async (authenticator: ReturnType<typeof makeJwtAuthenticator>) =>
       authenticator.verify(expectRight(BearerToken.decode(await issueToken(key))))()
+    // On a clock that does not move, the second verify below is inside the back-off however slow the first.
+    const { clock } = virtualClock(Date.now())
     const options = (cooldownMs: number) => ({
       keys: { _tag: 'Jwks' as const, url: server.url, algorithms: ['RS256' as const] as const, cooldownMs },
       issuer: ISSUER,
       audience: AUDIENCE,
       clockToleranceSeconds: 30,
+      clock,
     })
 
     await verify(makeJwtAuthenticator(options(30_000), observer))
