@@ -81,8 +81,13 @@ export const makeRemoteKeySet = (
     unreachable = failure
     admission.ended(failure)
     underWay = undefined
-    // Told last, once the fetch has ended: an observer that throws is a defect of its own, not a failed fetch.
-    observer.keySetFetched(failure === undefined ? 'ok' : 'failed', (clock.now() - started) / 1000)
+    // Told last, once the fetch has ended. The observer is a report on the side, as the HTTP
+    // adapter's ports are: one that throws loses its report, never the token's verdict.
+    try {
+      observer.keySetFetched(failure === undefined ? 'ok' : 'failed', (clock.now() - started) / 1000)
+    } catch {
+      // the report is lost; the keys fetched still serve
+    }
     return failure?.error
   }
   // Why no new keys came for `reason`: the rule refused the fetch, or it failed; undefined when they came.
@@ -94,7 +99,7 @@ export const makeRemoteKeySet = (
     return underWay
   }
   // A failed refresh changes nothing: the keys held keep serving, and the next token or tick asks
-  // again (and a throwing observer has no one to tell here).
+  // again.
   repeatEvery(clock, refreshIntervalMs, () => void fetchFor('refresh').catch(() => undefined))
 
   const noKeyFor = (kid: string | undefined, noNewKeys: unknown): Error =>

@@ -42,6 +42,22 @@ describe('the JWT adapter reports each key-set fetch to its observer', function 
     for (const { seconds } of fetches) expect(seconds).to.be.a('number').at.least(0)
   })
 
+  it('an observer that throws loses its report, never the token\'s verdict', async function () {
+    const key = await makeSigningKey('RS256', 'key-1')
+    const server = await startJwksServer([key.jwk])
+    jwks = server
+    const authenticator = makeJwtAuthenticator(
+      { keys: { _tag: 'Jwks', url: server.url, algorithms: ['RS256'] }, issuer: ISSUER, audience: AUDIENCE, clockToleranceSeconds: 30 },
+      {
+        keySetFetched: () => {
+          throw new Error('the metrics registry is gone')
+        },
+      },
+    )
+    const verdict = await authenticator.verify(expectRight(BearerToken.decode(await issueToken(key))))()
+    expect(verdict._tag, 'the token, verified with the keys fetched').to.equal('Right')
+  })
+
   it('a key set holding more keys than allowed is a failed fetch', async function () {
     const key = await makeSigningKey('RS256', 'key-1')
     const server = await startJwksServer([key.jwk, { ...key.jwk, kid: 'key-2' }])
