@@ -2,16 +2,15 @@
 // failure in one tier never hides the other's results. Exits non-zero if either failed, and names
 // which on stderr.
 import { spawnSync } from 'node:child_process'
+import { npmCommand } from './npm-command.mjs'
 
 const STEPS = [
   { name: 'npm test', args: ['test'] },
   { name: 'npm run test:e2e', args: ['run', 'test:e2e'] },
 ]
 
-// Through the npm that runs this script (npm sets npm_execpath), else the npm on PATH.
 const run = (args) => {
-  const npmCli = process.env.npm_execpath
-  const [command, commandArgs] = npmCli === undefined ? ['npm', args] : [process.execPath, [npmCli, ...args]]
+  const [command, commandArgs] = npmCommand(args)
   const { status, error } = spawnSync(command, commandArgs, { stdio: 'inherit' })
   if (error !== undefined) process.stderr.write(`test:all: could not start ${command}: ${error.message}\n`)
   return status ?? 1

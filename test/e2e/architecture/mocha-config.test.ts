@@ -63,7 +63,7 @@ describe('the mocha configuration', function () {
   it('has `npm test` run test/unit and test/integration in parallel, after the type check and lint', async () => {
     const args = mochaArgsOf('test')
     expect(args).to.include('--parallel')
-    expect(scripts()['test']).to.match(/^npm run typecheck && npm run lint && mocha /)
+    expect(scripts()['test']).to.match(/^node scripts\/static-checks\.mjs && mocha /)
     const report = await dryRun(args)
     expect(sorted(filesOf(report))).to.deep.equal(sorted([...testFilesOnDisk('test/unit'), ...testFilesOnDisk('test/integration')]))
   })
@@ -106,6 +106,36 @@ describe('the mocha configuration', function () {
     expect([e2eFails.status, e2eFails.stderr]).to.deep.equal([1, 'test:all: failed: npm run test:e2e\n'])
     const passes = testAllWith({ test: 0, e2e: 0 })
     expect([passes.status, passes.stderr]).to.deep.equal([0, 'test:all: passed: npm test and npm run test:e2e\n'])
+  })
+
+  // The npm it is given answers each check as told: both run, side by side, whatever the other answered.
+  const staticChecksWith = (statuses: { readonly typecheck: number; readonly lint: number }) => {
+    const fakeNpm = `process.stdout.write('ran ' + process.argv.slice(2).join(' ') + '\\n'); process.exit(process.argv.at(-1) === 'typecheck' ? ${statuses.typecheck} : ${statuses.lint})`
+    const dir = mkdtempSync(join(tmpdir(), 'static-checks-'))
+    writeFileSync(join(dir, 'npm-cli.mjs'), fakeNpm)
+    try {
+      const child = spawnSync(process.execPath, [`${ROOT}scripts/static-checks.mjs`], {
+        cwd: ROOT,
+        env: { ...process.env, npm_execpath: join(dir, 'npm-cli.mjs') },
+        encoding: 'utf8',
+      })
+      return { status: child.status, ran: child.stdout.split('\n').filter((line) => line.startsWith('ran ')).sort(), stderr: child.stderr }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+
+  it('has `npm test` run the type check and ESLint, both without their pre-scripts, and fail naming which failed', () => {
+    const both = ['ran run --ignore-scripts lint', 'ran run --ignore-scripts typecheck']
+    const bothFail = staticChecksWith({ typecheck: 2, lint: 1 })
+    expect([bothFail.status, bothFail.ran]).to.deep.equal([1, both])
+    expect(bothFail.stderr).to.contain('static checks: failed: npm run typecheck and npm run lint')
+    const lintFails = staticChecksWith({ typecheck: 0, lint: 1 })
+    expect([lintFails.status, lintFails.ran]).to.deep.equal([1, both])
+    expect(lintFails.stderr).to.contain('static checks: failed: npm run lint\n')
+    const passes = staticChecksWith({ typecheck: 0, lint: 0 })
+    expect([passes.status, passes.ran]).to.deep.equal([0, both])
+    expect(passes.stderr).not.to.contain('failed')
   })
 
   it("has .ci/run run `npm test` on each Node line, and the long suite on the image's line", () => {
