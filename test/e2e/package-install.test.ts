@@ -17,7 +17,7 @@ const PACKAGE_CHECKS = 'tools/package-checks'
 const ATTW = join(ROOT, PACKAGE_CHECKS, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js')
 
 // What the adapters need and a core-only embedder must not install.
-const ADAPTER_LIBRARIES = ['koa', '@koa/router', 'content-type', 'lossless-json', 'swagger-ui-dist', 'mongodb', 'jose', 'prom-client', '@types/koa']
+const ADAPTER_LIBRARIES = ['koa', '@koa/router', 'lossless-json', 'swagger-ui-dist', 'mongodb', 'jose', 'prom-client', '@types/koa']
 
 // The versions the repository itself was tested with: the npm cache already holds them.
 const versionOf = (name: string): string =>

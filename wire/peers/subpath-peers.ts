@@ -7,7 +7,7 @@
  */
 export const SUBPATH_PEERS = {
   'plant-store/json': ['lossless-json'],
-  'plant-store/adapters/http': ['koa', '@koa/router', 'content-type', 'lossless-json'],
+  'plant-store/adapters/http': ['koa', '@koa/router', 'lossless-json'],
   'plant-store/adapters/mongodb': ['mongodb'],
   'plant-store/adapters/jwt': ['jose'],
   'plant-store/adapters/prometheus': ['prom-client'],

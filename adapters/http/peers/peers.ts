@@ -1,5 +1,4 @@
 import type * as RouterPackage from '@koa/router'
-import type * as ContentTypePackage from 'content-type'
 import type * as KoaPackage from 'koa'
 import { loadPeers } from '../../../wire/peers/index.js'
 
@@ -11,9 +10,10 @@ import { loadPeers } from '../../../wire/peers/index.js'
 const peers = loadPeers<{
   readonly koa: typeof KoaPackage
   readonly '@koa/router': typeof RouterPackage
-  readonly 'content-type': typeof ContentTypePackage
 }>('plant-store/adapters/http')
 
 export const KoaApplication: typeof KoaPackage.default = peers.koa.default
 export const Router: typeof RouterPackage.default = peers['@koa/router'].default
-export const parseContentType: typeof ContentTypePackage.parse = peers['content-type'].parse
+// content-type is a dependency of plant-store's own, not a peer: a parser holds no state an
+// embedder shares, so it comes with the package, in the version it was tested with.
+export { parse as parseContentType } from 'content-type'
