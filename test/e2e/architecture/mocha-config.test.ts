@@ -77,13 +77,14 @@ describe('the mocha configuration', function () {
     expect(sorted([...filesOf(npmTest), ...filesOf(e2e)])).to.deep.equal(sorted(filesOf(bare)))
   })
 
-  // The npm it is given answers each step as told: `test:all` must run both, whatever the first answered.
-  const testAllWith = (statuses: { readonly test: number; readonly e2e: number }) => {
-    const fakeNpm = `process.stdout.write('ran ' + process.argv.slice(2).join(' ') + '\\n'); process.exit(process.argv[2] === 'test' ? ${statuses.test} : ${statuses.e2e})`
-    const dir = mkdtempSync(join(tmpdir(), 'test-all-'))
+  // Runs one of the scripts under a stand-in npm that prints what it was asked to run and exits
+  // with `exitWith(args)`, a JavaScript expression over the arguments it was given.
+  const underStandInNpm = (script: string, exitWith: string) => {
+    const fakeNpm = `const args = process.argv.slice(2); process.stdout.write('ran ' + args.join(' ') + '\\n'); process.exit(${exitWith})`
+    const dir = mkdtempSync(join(tmpdir(), 'stand-in-npm-'))
     writeFileSync(join(dir, 'npm-cli.mjs'), fakeNpm)
     try {
-      const child = spawnSync(process.execPath, [`${ROOT}scripts/test-all.mjs`], {
+      const child = spawnSync(process.execPath, [`${ROOT}scripts/${script}`], {
         cwd: ROOT,
         env: { ...process.env, npm_execpath: join(dir, 'npm-cli.mjs') },
         encoding: 'utf8',
@@ -93,6 +94,10 @@ describe('the mocha configuration', function () {
       rmSync(dir, { recursive: true, force: true })
     }
   }
+
+  // The npm it is given answers each step as told: `test:all` must run both, whatever the first answered.
+  const testAllWith = (statuses: { readonly test: number; readonly e2e: number }) =>
+    underStandInNpm('test-all.mjs', `args[0] === 'test' ? ${statuses.test} : ${statuses.e2e}`)
 
   it('has `npm run test:all` run the end-to-end tier even when `npm test` fails, and fail naming which step did', () => {
     const bothFail = testAllWith({ test: 1, e2e: 3 })
@@ -110,19 +115,8 @@ describe('the mocha configuration', function () {
 
   // The npm it is given answers each check as told: both run, side by side, whatever the other answered.
   const staticChecksWith = (statuses: { readonly typecheck: number; readonly lint: number }) => {
-    const fakeNpm = `process.stdout.write('ran ' + process.argv.slice(2).join(' ') + '\\n'); process.exit(process.argv.at(-1) === 'typecheck' ? ${statuses.typecheck} : ${statuses.lint})`
-    const dir = mkdtempSync(join(tmpdir(), 'static-checks-'))
-    writeFileSync(join(dir, 'npm-cli.mjs'), fakeNpm)
-    try {
-      const child = spawnSync(process.execPath, [`${ROOT}scripts/static-checks.mjs`], {
-        cwd: ROOT,
-        env: { ...process.env, npm_execpath: join(dir, 'npm-cli.mjs') },
-        encoding: 'utf8',
-      })
-      return { status: child.status, ran: child.stdout.split('\n').filter((line) => line.startsWith('ran ')).sort(), stderr: child.stderr }
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
+    const { status, stdout, stderr } = underStandInNpm('static-checks.mjs', `args.at(-1) === 'typecheck' ? ${statuses.typecheck} : ${statuses.lint}`)
+    return { status, ran: stdout.split('\n').filter((line) => line.startsWith('ran ')).sort(), stderr }
   }
 
   it('has `npm test` run the type check and ESLint, both without their pre-scripts, and fail naming which failed', () => {
