@@ -32,7 +32,8 @@ export type CrossOrigin = (head: Pick<RequestHead, 'origin' | 'accessControlRequ
 /**
  * CORS (the Fetch standard's protocol) for the origins of the policy. A preflight is answered
  * 204 before authentication (a browser sends it without credentials), and only on the paths that
- * take one (`preflightPaths`): elsewhere OPTIONS is a method like any other. Every answer varies
+ * take one (`preflightPaths`) for an OPTIONS naming the method it asks for: any other OPTIONS is a
+ * method like any other, and an actual request. Every answer varies
  * on `Origin`; one to an allowed origin names it and the headers its page may read. Bearer tokens
  * are no cookies, so credentials are never allowed. What each origin is answered is made once,
  * here, not per request.
@@ -64,8 +65,9 @@ export const crossOrigin = (policy: CrossOriginPolicy, methods: ReadonlyArray<st
     // An empty Origin names no page, whatever the policy lists.
     const allowed = origin === undefined || origin === '' ? undefined : answers.get(origin)
     if (allowed === undefined) return varyOnly
-    if (method !== 'OPTIONS' || !preflightPaths.has(path)) return allowed.actual
-    // An OPTIONS that asks for no method is no preflight: it is answered as any OPTIONS.
-    return accessControlRequestMethod === undefined || accessControlRequestMethod === '' ? varyOnly : allowed.preflight
+    // A preflight is an OPTIONS, on a path that takes one, asking for a method; any other request
+    // of an allowed origin is an actual request, an OPTIONS asking for nothing among them.
+    const preflight = method === 'OPTIONS' && preflightPaths.has(path) && accessControlRequestMethod !== undefined && accessControlRequestMethod !== ''
+    return preflight ? allowed.preflight : allowed.actual
   }
 }
