@@ -3,10 +3,10 @@ import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Clock } from '../../../core/index.js'
 import { systemClock } from '../../../wire/index.js'
-import { parseContentType } from '../peers/peers.js'
 import type { ServedRequest } from '../context/request-context.js'
 import type { RequestHead } from '../context/request-head.js'
 import { exactJsonParser, type JsonLimits } from '../../../wire/exact-json/index.js'
+import { parseMediaType } from './media-type.js'
 import { readRequestBytes } from './request-bytes.js'
 import type { DecodeQueue } from './decode-queue.js'
 import { deadlinePassed, malformedBody, unexpectedFailure, unsupportedMediaType, type RequestProblem } from '../errors/problems.js'
@@ -42,18 +42,26 @@ const PLAIN_JSON = 'application/json'
 
 const notJson = unsupportedMediaType('Send the request body as application/json.')
 
+/**
+ * A body is read as JSON when its request has one Content-Type line, of at most
+ * MAX_CONTENT_TYPE_LENGTH characters, that is a media type (media-type.ts) of type
+ * `application/json` or `application/<name>+json` whose parameters name `charset` at most once,
+ * as UTF-8; every other request is answered 415 before its body is read.
+ */
 const contentTypeProblem = ({ contentTypeLines, contentType }: BodyHead): RequestProblem | undefined => {
   // Node keeps the first of several Content-Type lines silently; a proxy or a filter in front
   // may have read another, and judged the body by it.
   if (contentTypeLines > 1) return unsupportedMediaType('Send one Content-Type header, application/json.')
   if (contentType === PLAIN_JSON) return undefined
   if (contentType === undefined || contentType.length > MAX_CONTENT_TYPE_LENGTH) return notJson
-  // The media type comes lower-cased, and trimmed of optional whitespace (RFC 9110 section 8.3.1).
-  const { type, parameters } = parseContentType(contentType)
-  if (!isJsonMediaType(type)) return notJson
-  // RFC 8259 section 8.1: JSON exchanged between systems is UTF-8; no other charset is read.
-  const charset = (parameters['charset'] as string | undefined)?.toLowerCase()
-  return charset === undefined || charset === '' || charset === 'utf-8' || charset === 'utf8'
+  const mediaType = parseMediaType(contentType)
+  if (mediaType === undefined || !isJsonMediaType(mediaType.type)) return notJson
+  // RFC 8259 section 8.1: JSON exchanged between systems is UTF-8; no other charset is read. Named
+  // twice, it is as ambiguous as two Content-Type lines: a reader in front may take the other.
+  const charsets = mediaType.parameters.filter(([name]) => name === 'charset')
+  if (charsets.length > 1) return unsupportedMediaType('Send one charset parameter, utf-8.')
+  const charset = charsets[0]?.[1].toLowerCase()
+  return charset === undefined || charset === 'utf-8' || charset === 'utf8'
     ? undefined
     : unsupportedMediaType('Send the request body as application/json in UTF-8.')
 }

@@ -14,6 +14,3 @@ const peers = loadPeers<{
 
 export const KoaApplication: typeof KoaPackage.default = peers.koa.default
 export const Router: typeof RouterPackage.default = peers['@koa/router'].default
-// content-type is a dependency of plant-store's own, not a peer: a parser holds no state an
-// embedder shares, so it comes with the package, in the version it was tested with.
-export { parse as parseContentType } from 'content-type'
