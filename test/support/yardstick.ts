@@ -57,6 +57,6 @@ export const inRunsWithRoom = async (test: Mocha.Context, roomMs: () => number, 
     longestMs = Math.max(longestMs, heldUpMs)
     if (heldUpMs <= roomMs()) throw failure
   }
-  reportPending(test.fullTitle(), `in ${tries} runs this process was held up for up to ${Math.round(longestMs)} ms, more than the ${Math.round(roomMs())} ms the test leaves`)
+  reportPending(test.test?.fullTitle() ?? 'a test run with room', `in ${tries} runs this process was held up for up to ${Math.round(longestMs)} ms, more than the ${Math.round(roomMs())} ms the test leaves`)
   test.skip()
 }

@@ -99,7 +99,7 @@ describe('Content-Type, against its rule over generated fields', () => {
     subtype: subtypeName,
     steps: fc.array(step, { maxLength: 4 }),
     // Text after the parameters that is not one more step.
-    tail: fc.oneof({ arbitrary: part(ows), weight: 8 }, { arbitrary: part(fc.constantFrom(', text/plain', ' x', ' /json', '=x'), false), weight: 1 }),
+    tail: fc.oneof({ arbitrary: part(ows), weight: 8 }, { arbitrary: part(fc.constantFrom(', text/plain', ' x', ' /json'), false), weight: 1 }),
     padding: fc.oneof({ arbitrary: fc.constant(0), weight: 8 }, { arbitrary: fc.integer({ min: 200, max: 300 }), weight: 1 }),
   })
 
