@@ -72,6 +72,12 @@ interface Create {
   answered: boolean
 }
 
+/** An insert on its way: its creates, and the controller whose signal ends its life. */
+interface Insert {
+  readonly members: ReadonlyArray<Create>
+  readonly controller: AbortController
+}
+
 /**
  * Group commit under each create's own deadline, which costs no create what one `insertOne` per
  * create would not.
@@ -98,9 +104,13 @@ interface Create {
  *   latest: one whose deadline comes before the answer is answered `deadlinePassed()` then, its
  *   plant maybe stored (and sent again by the driver's retry; the same create sent again is a
  *   replay). No work is done for a create after the latest deadline of its insert, at most one
- *   deadline after the insert was sent, as every deadline is. One timer per insert, at its
- *   earliest unanswered create's deadline, answers its creates earliest deadline first; while
- *   creates wait, one more answers them at theirs.
+ *   deadline after the insert was sent, as every deadline is.
+ * - *What keeps the time.* One timer, never later than the earliest deadline of a create not yet
+ *   answered (waiting or sent), answers every create whose deadline has come and ends the life of
+ *   an insert whose creates are all answered. An answer that comes first leaves it set, and it is
+ *   moved only for a create with an earlier deadline: creates that go one after another, each
+ *   with a later deadline than the one before, set about one timer a deadline between them, not
+ *   one each. An insert answered within its life hands its never-aborted signal to the next.
  */
 export const makeInsertBatches = ({
   clock,
@@ -112,9 +122,12 @@ export const makeInsertBatches = ({
 }: InsertBatchSettings): InsertBatches => {
   // In arrival order.
   let waiting: Create[] = []
-  let onWire = 0
+  const onWire = new Set<Insert>()
+  // Controllers of inserts answered within their life: never aborted, and left with no listener
+  // by the driver, which removes its own once an operation settles.
+  const spareControllers: AbortController[] = []
   let flushScheduled = false
-  let expiry: { readonly at: number; readonly cancel: Cancel } | undefined
+  let watch: { readonly at: number; readonly cancel: Cancel } | undefined
   // What the last insert took to succeed, and when it did; undefined before the first, and after
   // one that did not.
   let lastSuccess: { readonly tookMs: number; readonly at: number } | undefined
@@ -122,23 +135,69 @@ export const makeInsertBatches = ({
   const flush = (): void => {
     flushScheduled = false
     const now = clock.now()
-    if (waiting.some(({ deadline, answered }) => answered || deadline <= now)) {
+    // The timer may be late: a create whose deadline has come is answered, never sent.
+    if (waiting.some(({ deadline }) => deadline <= now)) {
       for (const create of waiting) if (create.deadline <= now) answer(create)
       waiting = waiting.filter(({ answered }) => !answered)
     }
-    while (waiting.length > 0 && onWire < maxOnWire) {
+    while (waiting.length > 0 && onWire.size < maxOnWire) {
       const members = takeNext(now)
       if (members.length === 0) break
       sendInsert(members, now)
     }
-    watchWaiting()
   }
 
   const schedule = (): void => {
     if (flushScheduled) return
     flushScheduled = true
-    if (onWire === 0) queueMicrotask(flush)
+    if (onWire.size === 0) queueMicrotask(flush)
     else afterTurn(flush)
+  }
+
+  // The timer (see makeInsertBatches): set for `deadline` unless it is set for then or before.
+  const watchUntil = (deadline: number): void => {
+    if (watch !== undefined && watch.at <= deadline) return
+    watch?.cancel()
+    watch = { at: deadline, cancel: clock.setTimer(deadline - clock.now(), answerDue) }
+  }
+
+  const answerDue = (): void => {
+    watch = undefined
+    const now = clock.now()
+    let next = Infinity
+    for (const create of waiting) {
+      if (create.deadline <= now) answer(create)
+      else next = Math.min(next, create.deadline)
+    }
+    waiting = waiting.filter(({ answered }) => !answered)
+    for (const insert of onWire) {
+      let open = false
+      for (const member of insert.members) {
+        if (member.answered) continue
+        if (member.deadline <= now) answer(member)
+        else {
+          open = true
+          next = Math.min(next, member.deadline)
+        }
+      }
+      if (!open) endLife(insert)
+    }
+    if (next !== Infinity) watchUntil(next)
+  }
+
+  // Every create of the insert is answered and its latest deadline has come: the driver gives up
+  // its wait or its reply, and the connection's place here is given up at once, whatever the
+  // driver still does (its back-off before retrying an overloaded server does not listen to the
+  // signal; it sends nothing once it ends).
+  const endLife = (insert: Insert): void => {
+    lastSuccess = undefined
+    insert.controller.abort(deadlinePassed())
+    release(insert)
+  }
+
+  const release = (insert: Insert): void => {
+    onWire.delete(insert)
+    if (waiting.length > 0) schedule()
   }
 
   // The creates the next free connection carries (see makeInsertBatches), taken out of `waiting`.
@@ -147,7 +206,7 @@ export const makeInsertBatches = ({
     const within = lastSuccess !== undefined && now - lastSuccess.at <= deadlineMs ? lastSuccess.tookMs : undefined
     if (within === undefined) {
       // As many as the free connections would carry one by one, in one insert.
-      const room = Math.min(maxOnWire - onWire, maxDocuments)
+      const room = Math.min(maxOnWire - onWire.size, maxDocuments)
       if (waiting.length <= room) {
         const all = waiting
         waiting = []
@@ -175,77 +234,18 @@ export const makeInsertBatches = ({
     create.reject(deadlinePassed())
   }
 
-  // One timer answers those waiting at the earliest deadline among them.
-  const watchWaiting = (): void => {
-    if (waiting.length === 0) {
-      expiry?.cancel()
-      expiry = undefined
-      return
-    }
-    let earliest = Infinity
-    for (const { deadline } of waiting) earliest = Math.min(earliest, deadline)
-    watchFrom(earliest)
-  }
-
-  const watchFrom = (at: number): void => {
-    if (expiry !== undefined && expiry.at <= at) return
-    expiry?.cancel()
-    expiry = {
-      at,
-      cancel: clock.setTimer(at - clock.now(), () => {
-        expiry = undefined
-        const now = clock.now()
-        for (const create of waiting) if (create.deadline <= now) answer(create)
-        waiting = waiting.filter(({ answered }) => !answered)
-        watchWaiting()
-      }),
-    }
-  }
-
   const sendInsert = (members: ReadonlyArray<Create>, sentAt: number): void => {
-    onWire += 1
-    const controller = new AbortController()
-    let earliest = Infinity
+    const insert: Insert = { members, controller: spareControllers.pop() ?? new AbortController() }
+    onWire.add(insert)
     let latest = -Infinity
-    for (const { deadline } of members) {
-      earliest = Math.min(earliest, deadline)
-      latest = Math.max(latest, deadline)
-    }
-    let released = false
-    const release = (): void => {
-      if (released) return
-      released = true
-      onWire -= 1
-      if (waiting.length > 0) schedule()
-    }
-    // Answers each create whose deadline has come, earliest first, and at the latest ends the
-    // insert's life: the driver gives up its wait or its reply, and the connection's place here is
-    // given up at once, whatever the driver still does (its back-off before retrying an
-    // overloaded server does not listen to the signal; it sends nothing once it ends).
-    let timer: Cancel | undefined
-    const answerDue = (): void => {
-      timer = undefined
-      const now = clock.now()
-      let next = Infinity
-      for (const member of members) {
-        if (member.answered) continue
-        if (member.deadline <= now) answer(member)
-        else next = Math.min(next, member.deadline)
-      }
-      if (next === Infinity) {
-        lastSuccess = undefined
-        controller.abort(deadlinePassed())
-        release()
-      } else timer = clock.setTimer(next - now, answerDue)
-    }
-    timer = clock.setTimer(earliest - sentAt, answerDue)
+    for (const { deadline } of members) latest = Math.max(latest, deadline)
     void send(
       members.map(({ document }) => document),
-      controller.signal,
+      insert.controller.signal,
       latest - sentAt,
     ).then((outcomes) => {
-      if (released) return
-      timer?.()
+      // Its life ended first: every create was answered then.
+      if (!onWire.has(insert)) return
       let succeeded = false
       members.forEach((member, index) => {
         const outcome = outcomes[index] as InsertResult | Error
@@ -257,7 +257,8 @@ export const makeInsertBatches = ({
       })
       const at = clock.now()
       lastSuccess = succeeded ? { tookMs: at - sentAt, at } : undefined
-      release()
+      spareControllers.push(insert.controller)
+      release(insert)
     })
   }
 
@@ -265,8 +266,8 @@ export const makeInsertBatches = ({
     insert: (document, deadline) =>
       new Promise<InsertResult>((resolve, reject) => {
         waiting.push({ document, deadline, resolve, reject, answered: false })
-        if (onWire < maxOnWire) schedule()
-        else watchFrom(deadline)
+        watchUntil(deadline)
+        if (onWire.size < maxOnWire) schedule()
       }),
   }
 }

@@ -171,6 +171,37 @@ describe('insert batches: the policy on virtual time', function () {
     expect(handed.map(({ ids }) => ids), 'after a success, together').to.deep.equal([[1], [3], [2, 4]])
   })
 
+  it('creates that go one after another, each answered in its life, set about one timer a deadline and share one signal', async function () {
+    const { clock, advanceAsync } = virtualClock()
+    let timersSet = 0
+    const counting: Clock = { ...clock, setTimer: (ms, run) => ((timersSet += 1), clock.setTimer(ms, run)) }
+    const signals = new Set<AbortSignal>()
+    const send: SendInsert = (documents, signal) => {
+      signals.add(signal)
+      expect(signal.aborted, 'a signal handed to the driver is not aborted').to.equal(false)
+      return new Promise((resolve) => void clock.setTimer(5, () => resolve(documents.map((): InsertResult => 'inserted'))))
+    }
+    const batches = makeInsertBatches({ clock: counting, limits: { maxDocuments: 256, maxOnWire: 1, deadlineMs: 1000 }, send, deadlinePassed, afterTurn })
+    // 400 creates 10 ms apart: 4 s, four deadlines.
+    for (let id = 1; id <= 400; id += 1) {
+      const answered = batches.insert(doc(id), clock.now() + 1000)
+      await advanceAsync(10)
+      expect(await answered).to.equal('inserted')
+    }
+    expect(signals.size, 'signals').to.equal(1)
+    expect(timersSet, 'timers the policy set').to.be.at.most(5)
+  })
+
+  it('hands a signal that ended an insert\'s life to no other insert', async function () {
+    const { handed, create, advanceAsync } = scripted(1)
+    create(1, 100)
+    await advanceAsync(100)
+    expect(handed[0]?.signal.aborted, 'the first insert, past its deadline').to.equal(true)
+    create(2, 100)
+    await advanceAsync(0)
+    expect(handed[1]?.signal.aborted, 'the next insert\'s signal').to.equal(false)
+  })
+
   it('takes its limits from the driver\'s pool', function () {
     expect(insertBatchLimitsFor(100, 5000)).to.deep.equal({ maxDocuments: 256, maxOnWire: 100, deadlineMs: 5000 })
     expect(insertBatchLimitsFor(0, 5000), 'a pool without a limit').to.include({ maxOnWire: Infinity })
