@@ -72,6 +72,9 @@ interface Create {
   answered: boolean
 }
 
+// The share of the deadline within which an answer is fast enough for creates to wait for it.
+const FAST_ANSWER_SHARE = 1 / 100
+
 /** An insert on its way: its creates, and the controller whose signal ends its life. */
 interface Insert {
   readonly members: ReadonlyArray<Create>
@@ -82,10 +85,14 @@ interface Insert {
  * Group commit under each create's own deadline, which costs no create what one `insertOne` per
  * create would not.
  *
- * - *When a create goes.* At once while a connection of the pool is free: at the end of the
- *   current run of microtasks when no insert is on its way (a lone create pays for no wait and no
- *   timer of its own), else at the end of the event loop's turn, with every create whose request
- *   was read in that turn. It never waits for time, nor for company. While every connection
+ * - *When a create goes.* While a connection of the pool is free: at the end of the current run
+ *   of microtasks when no insert is on its way (a lone create pays for no wait and no timer of its
+ *   own); else, while the database answers fast (the last successful insert took at most a
+ *   hundredth of the deadline) and the create has at least twice that left, when the next insert's
+ *   answer comes or that long has passed, whichever is first, with every create that came
+ *   meanwhile (group commit: at a few connections the driver's work per insert is then shared,
+ *   and the wait costs less than a hundredth of the deadline); else at the end of the event
+ *   loop's turn, with every create whose request was read in that turn. While every connection
  *   carries an insert, creates wait, as a lone `insertOne` would wait in the driver for a
  *   connection, and go when one comes free.
  * - *Who shares an insert.* Every create waiting that the last insert's answer shows can be
@@ -127,6 +134,8 @@ export const makeInsertBatches = ({
   // by the driver, which removes its own once an operation settles.
   const spareControllers: AbortController[] = []
   let flushScheduled = false
+  // Whether creates wait for the next answer, to share an insert with those that come meanwhile.
+  let waitingForCompany = false
   let watch: { readonly at: number; readonly cancel: Cancel } | undefined
   // What the last insert took to succeed, and when it did; undefined before the first, and after
   // one that did not.
@@ -147,12 +156,42 @@ export const makeInsertBatches = ({
     }
   }
 
-  const schedule = (): void => {
+  // When the waiting creates go (see makeInsertBatches); `arrived` is the create that just came,
+  // none when an insert's answer came.
+  const schedule = (arrived?: Create): void => {
     if (flushScheduled) return
+    const now = clock.now()
+    if (onWire.size > 0 && arrived !== undefined) {
+      const waitMs = companyWaitMs(arrived, now)
+      if (waitMs !== undefined) {
+        // The next answer flushes; this timer bounds the wait, and is left set when it does.
+        if (!waitingForCompany) {
+          waitingForCompany = true
+          clock.setTimer(waitMs, () => {
+            waitingForCompany = false
+            schedule()
+          })
+        }
+        return
+      }
+    }
     flushScheduled = true
     if (onWire.size === 0) queueMicrotask(flush)
     else afterTurn(flush)
   }
+
+  // How long a create that came while an insert is on its way waits for the next answer, to go
+  // with the creates that come meanwhile; undefined when it goes at the end of this turn.
+  const companyWaitMs = (arrived: Create, now: number): number | undefined => {
+    const tookMs = estimateAt(now)
+    if (tookMs === undefined || tookMs === 0 || tookMs > deadlineMs * FAST_ANSWER_SHARE) return undefined
+    return arrived.deadline - now >= 2 * tookMs ? tookMs : undefined
+  }
+
+  // What the last successful insert took, trusted for one deadline: an estimate nothing renews
+  // (every create held back by it) lapses.
+  const estimateAt = (now: number): number | undefined =>
+    lastSuccess !== undefined && now - lastSuccess.at <= deadlineMs ? lastSuccess.tookMs : undefined
 
   // The timer (see makeInsertBatches): set for `deadline` unless it is set for then or before.
   const watchUntil = (deadline: number): void => {
@@ -202,8 +241,7 @@ export const makeInsertBatches = ({
 
   // The creates the next free connection carries (see makeInsertBatches), taken out of `waiting`.
   const takeNext = (now: number): Create[] => {
-    // Trusted for one deadline: an estimate nothing renews (every create held back by it) lapses.
-    const within = lastSuccess !== undefined && now - lastSuccess.at <= deadlineMs ? lastSuccess.tookMs : undefined
+    const within = estimateAt(now)
     if (within === undefined) {
       // As many as the free connections would carry one by one, in one insert.
       const room = Math.min(maxOnWire - onWire.size, maxDocuments)
@@ -265,9 +303,10 @@ export const makeInsertBatches = ({
   return {
     insert: (document, deadline) =>
       new Promise<InsertResult>((resolve, reject) => {
-        waiting.push({ document, deadline, resolve, reject, answered: false })
+        const create: Create = { document, deadline, resolve, reject, answered: false }
+        waiting.push(create)
         watchUntil(deadline)
-        if (onWire.size < maxOnWire) schedule()
+        if (onWire.size < maxOnWire) schedule(create)
       }),
   }
 }
