@@ -117,7 +117,8 @@ interface Insert {
  *   an insert whose creates are all answered. An answer that comes first leaves it set, and it is
  *   moved only for a create with an earlier deadline: creates that go one after another, each
  *   with a later deadline than the one before, set about one timer a deadline between them, not
- *   one each. An insert answered within its life hands its never-aborted signal to the next.
+ *   one each. Each insert has an AbortController of its own: a signal handed to the driver is
+ *   never handed to another operation, whose listeners on it are the driver's to keep or remove.
  */
 export const makeInsertBatches = ({
   clock,
@@ -130,9 +131,6 @@ export const makeInsertBatches = ({
   // In arrival order.
   let waiting: Create[] = []
   const onWire = new Set<Insert>()
-  // Controllers of inserts answered within their life: never aborted, and left with no listener
-  // by the driver, which removes its own once an operation settles.
-  const spareControllers: AbortController[] = []
   let flushScheduled = false
   // Whether creates wait for the next answer, to share an insert with those that come meanwhile.
   let waitingForCompany = false
@@ -273,7 +271,7 @@ export const makeInsertBatches = ({
   }
 
   const sendInsert = (members: ReadonlyArray<Create>, sentAt: number): void => {
-    const insert: Insert = { members, controller: spareControllers.pop() ?? new AbortController() }
+    const insert: Insert = { members, controller: new AbortController() }
     onWire.add(insert)
     let latest = -Infinity
     for (const { deadline } of members) latest = Math.max(latest, deadline)
@@ -295,7 +293,6 @@ export const makeInsertBatches = ({
       })
       const at = clock.now()
       lastSuccess = succeeded ? { tookMs: at - sentAt, at } : undefined
-      spareControllers.push(insert.controller)
       release(insert)
     })
   }

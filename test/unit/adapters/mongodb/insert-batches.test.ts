@@ -199,12 +199,14 @@ describe('insert batches: the policy on virtual time', function () {
     expect(handed.map(({ ids }) => ids), 'after a success, together').to.deep.equal([[1], [3], [2, 4]])
   })
 
-  it('creates that go one after another, each answered in its life, set about one timer a deadline and share one signal', async function () {
+  it('creates that go one after another, each answered in its life, set about one timer a deadline, and each insert has a signal of its own', async function () {
     const { clock, advanceAsync } = virtualClock()
     let timersSet = 0
     const counting: Clock = { ...clock, setTimer: (ms, run) => ((timersSet += 1), clock.setTimer(ms, run)) }
     const signals = new Set<AbortSignal>()
+    let inserts = 0
     const send: SendInsert = (documents, signal) => {
+      inserts += 1
       signals.add(signal)
       expect(signal.aborted, 'a signal handed to the driver is not aborted').to.equal(false)
       return new Promise((resolve) => void clock.setTimer(5, () => resolve(documents.map((): InsertResult => 'inserted'))))
@@ -216,11 +218,11 @@ describe('insert batches: the policy on virtual time', function () {
       await advanceAsync(10)
       expect(await answered).to.equal('inserted')
     }
-    expect(signals.size, 'signals').to.equal(1)
+    expect(signals.size, 'signals, one per insert').to.equal(inserts)
     expect(timersSet, 'timers the policy set').to.be.at.most(5)
   })
 
-  it('hands a signal that ended an insert\'s life to no other insert', async function () {
+  it('hands an insert\'s signal, which ended its life, to no other insert', async function () {
     const { handed, create, advanceAsync } = scripted(1)
     create(1, 100)
     await advanceAsync(100)
