@@ -107,6 +107,8 @@ export interface MongoPeer {
    * deadline), and must open another for the next call.
    */
   readonly connectionsClosedByClients: () => number
+  /** How many connections are open now: the clients' pools' and their monitors'. */
+  readonly openConnections: () => number
   readonly stop: () => Promise<void>
 }
 
@@ -331,6 +333,7 @@ export const startMongoPeer = async (options: MongoPeerOptions = {}): Promise<Mo
       topology.becomePrimary()
     },
     connectionsClosedByClients: () => closedByClients,
+    openConnections: () => sockets.size,
     stop: async () => {
       clearTimeout(primaryAgain)
       stopping.abort()

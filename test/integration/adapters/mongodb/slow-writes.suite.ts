@@ -57,10 +57,22 @@ export const slowWritesUnder = (monitoring: PeerMonitoring) => describe(`slow wr
     await peer.stop()
   })
 
-  // One create first, so the pool holds a connection before the writes are slow.
-  const openWarm = async (timeouts: MongoTimeouts = TEST_TIMEOUTS, uri = peer.uri): Promise<PlantStore> => {
-    const { store } = (storage = openStore(uri, dbName, timeouts))
+  // One create first, and a pool that holds `connections` before the writes are slow: the hundredth
+  // a reply has is the room this suite judges, and a connection the driver opened inside it (a
+  // handshake of several turns of the event loop, each maybe held up a little on a busy machine)
+  // would take that room from the reply, though no single hold-up was longer than it.
+  const openWarm = async (connections: number, timeouts: MongoTimeouts = TEST_TIMEOUTS, uri = peer.uri): Promise<PlantStore> => {
+    const { store } = (storage = openStore(`${uri}&minPoolSize=${connections}`, dbName, timeouts))
     expect(expectRight(await store.insertUnlessExists(plant(100n, 'Warm-up'))())._tag).to.equal('Inserted')
+    // The driver opens the pool's connections in the background, a few at a time; the pool is
+    // full once the peer's count stops growing, with at least that many open.
+    let open = peer.openConnections()
+    for (let steady = 0; steady < 3 || open < connections; ) {
+      await sleep(100)
+      const now = peer.openConnections()
+      steady = now === open ? steady + 1 : 0
+      open = now
+    }
     return store
   }
 
@@ -75,7 +87,7 @@ export const slowWritesUnder = (monitoring: PeerMonitoring) => describe(`slow wr
     this.timeout(180_000)
     await inRuns(this, async () => {
       const { deadlineMs, lagMs } = deadlineFrom(TEST_TIMEOUTS.operationMs)
-      const store = await openWarm({ ...TEST_TIMEOUTS, operationMs: deadlineMs })
+      const store = await openWarm(8, { ...TEST_TIMEOUTS, operationMs: deadlineMs })
       const before = peer.connectionsClosedByClients()
       peer.faults.inject('insert', { kind: 'replicationLag', ms: lagMs }, 8)
       // Eight creates 20 ms apart: each an insert of its own, on a connection of its own.
@@ -102,7 +114,7 @@ export const slowWritesUnder = (monitoring: PeerMonitoring) => describe(`slow wr
     this.timeout(180_000)
     await inRuns(this, async () => {
       const { deadlineMs, lagMs } = deadlineFrom(2500)
-      const store = await openWarm({ ...TEST_TIMEOUTS, operationMs: deadlineMs }, `${peer.uri}&maxPoolSize=2`)
+      const store = await openWarm(2, { ...TEST_TIMEOUTS, operationMs: deadlineMs }, `${peer.uri}&maxPoolSize=2`)
       const before = peer.connectionsClosedByClients()
       peer.faults.inject('insert', { kind: 'replicationLag', ms: lagMs }, 6)
       const answers: Array<E.Either<StoreError, InsertOutcome>> = []
