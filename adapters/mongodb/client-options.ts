@@ -57,8 +57,9 @@ export const resolveTimeouts = (given: Partial<MongoTimeouts> = {}): MongoTimeou
  * How long MongoDB may wait for an insert's write concern, given the time its life has left (until
  * the latest deadline among its creates, see insert-batches.ts): nearly all of it, so that a
  * majority that is slow but comes before the deadline is a 200, not a write concern error for a
- * plant that is stored. The hundredth kept back is for what follows the wait (the reply's way
- * back, reading it): the server's own answer, a write concern error that leaves the connection in
+ * plant that is stored. The hundredth kept back is for what comes before and after the wait
+ * (opening a connection when the pool has no idle one; the reply's way back, reading it): the
+ * server's own answer, a write concern error that leaves the connection in
  * the pool, comes before the deadline cuts the reply, which would cost the connection (the driver
  * destroys it; in production a new TCP and TLS handshake and an authentication for the next
  * call). Never 0, which would have the server wait for ever.
