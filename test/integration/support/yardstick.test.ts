@@ -6,7 +6,7 @@ const contextOf = (timeoutMs: number): { readonly context: Mocha.Context; readon
   let skipped = false
   const context = {
     timeout: () => timeoutMs,
-    test: { fullTitle: () => 'a run judged by its room' },
+    test: { fullTitle: () => "inRunsWithRoom's own test (a pending run it expects)" },
     skip: () => {
       skipped = true
     },
