@@ -64,10 +64,11 @@ export const slowWritesUnder = (monitoring: PeerMonitoring) => describe(`slow wr
   const openWarm = async (connections: number, timeouts: MongoTimeouts = TEST_TIMEOUTS, uri = peer.uri): Promise<PlantStore> => {
     const { store } = (storage = openStore(`${uri}&minPoolSize=${connections}`, dbName, timeouts))
     expect(expectRight(await store.insertUnlessExists(plant(100n, 'Warm-up'))())._tag).to.equal('Inserted')
-    // The driver opens the pool's connections in the background, a few at a time; the pool is
-    // full once the peer's count stops growing, with at least that many open.
+    // The driver opens the pool's connections in the background, one a check (every 100 ms); the
+    // pool is full once the peer's count, the monitor's among them, stops growing above it.
     let open = peer.openConnections()
-    for (let steady = 0; steady < 3 || open < connections; ) {
+    for (let polls = 0, steady = 0; steady < 3 || open <= connections; polls += 1) {
+      if (polls === 100) expect.fail(`the pool did not fill to ${connections} connections: the peer has ${open} open`)
       await sleep(100)
       const now = peer.openConnections()
       steady = now === open ? steady + 1 : 0
